@@ -1,0 +1,482 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
+"""Move generation: quiet moves and the capture-sequence search, for every game at once.
+
+The kernels take a `Rules` record and branch on its fields; nothing here is written per game.
+Python objects appear only in the thin wrappers at the bottom, which convert at the edge.
+"""
+
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from libc.stdint cimport uint32_t, uint8_t
+from .board cimport (u64, WHITE, BLACK, MAXMOVES, MAXPATH, PROMO_KING, PROMO_MAN, PROMO_STOP,
+                     PREC_FREE, PREC_MAJORITY, PREC_ITALIAN, Rules, Position, Move, MovePath,
+                     MoveList, BOARD, ROW1, ROW8, step, popcount, ctz, make_move)
+
+# Directions: index 0..3 = NE, NW, SE, SW.  OPP[i] is the reverse of direction i.
+cdef int DIRS[4]
+DIRS[:] = [5, 4, -4, -5]
+cdef int OPP[4]
+OPP[:] = [3, 2, 1, 0]
+# forward directions of the men of each colour, as a range of DIRS
+cdef int FWD_FIRST[2]
+FWD_FIRST[:] = [0, 2]
+
+
+# -------------------------------------------------------------------------------------------
+# capture search
+
+ctypedef struct Ctx:
+    u64 empty           # empty squares; the mover's origin counts as empty (Turkish rule)
+    u64 enemy           # enemy pieces; captured ones stay here: they block until the move ends
+    u64 enemy_kings
+    u64 captured        # taken so far in this sequence: may not be jumped again
+    u64 promo_row
+    MoveList *ml
+    const Rules *r
+    int us
+    int frm             # origin, bit index
+    int n               # captures so far
+    int nkings          # kings among them
+    uint32_t order      # bit (15 - i) is set when the i-th capture took a king
+    int by_king         # the capturing piece was a king when the move began
+    int crowned         # a man crowned during this capture, going on as a king
+    MovePath path       # the current route
+
+
+cdef inline uint32_t precedence_key(const Ctx *c) noexcept nogil:
+    # One lexicographic key per game: brazilian (count), italian (count, by king, kings taken,
+    # kings met first).  Free-choice games use 0 for every sequence.
+    if c.r.precedence == PREC_MAJORITY:
+        return <uint32_t>c.n
+    if c.r.precedence == PREC_ITALIAN:
+        return ((<uint32_t>c.n) << 24) | ((<uint32_t>c.by_king) << 23) | \
+               ((<uint32_t>c.nkings) << 18) | c.order
+    return 0
+
+
+cdef void emit(Ctx *c, u64 to, int promote) noexcept nogil:
+    """Record a finished capture sequence ending on `to`."""
+    cdef MoveList *ml = c.ml
+    cdef uint32_t key = precedence_key(c)
+    cdef int t = ctz(to)
+    cdef int i
+    cdef Move *m
+    if key < ml.best_key:
+        return
+    if key > ml.best_key:
+        # a better class of capture: everything found so far is illegal
+        ml.best_key = key
+        ml.n = 0
+    # One legal move per (origin, destination, captured set); another order of the same
+    # captures is another route of the same move (the keep-duplicates count).
+    for i in range(ml.n):
+        m = &ml.moves[i]
+        if m.to == t and m.frm == c.frm and m.captured == c.captured:
+            m.paths += 1
+            return
+    if ml.n >= MAXMOVES:
+        ml.overflow = 1
+        return
+    m = &ml.moves[ml.n]
+    m.captured = c.captured
+    m.paths = 1
+    m.key = key
+    m.frm = <uint8_t>c.frm
+    m.to = <uint8_t>t
+    m.promote = <uint8_t>promote
+    m.ncapt = <uint8_t>c.n
+    if ml.paths != NULL:
+        ml.paths[ml.n] = c.path
+    ml.n += 1
+
+
+cdef inline void take(Ctx *c, u64 victim, u64 land) noexcept nogil:
+    if victim & c.enemy_kings:
+        c.nkings += 1
+        c.order |= (<uint32_t>1) << (15 - c.n)
+    c.captured |= victim
+    c.path.took[c.n] = <uint8_t>ctz(victim)
+    c.path.land[c.n] = <uint8_t>ctz(land)
+    c.n += 1
+    c.path.n = <uint8_t>c.n
+
+
+cdef inline void untake(Ctx *c, u64 victim) noexcept nogil:
+    c.n -= 1
+    c.path.n = <uint8_t>c.n
+    c.captured &= ~victim
+    if victim & c.enemy_kings:
+        c.nkings -= 1
+        c.order &= ~((<uint32_t>1) << (15 - c.n))
+
+
+cdef bint king_capture(Ctx *c, u64 sq, int came, bint skip_same) noexcept nogil:
+    """Continue (or start) a king's capture from `sq`; emit every finished sequence.
+
+    `came` is the direction of the capture that brought the king here (-1 at the start).
+    Going back is always blocked by the piece just taken.  For a flying king that landed
+    beyond the first landing square, going on in the same direction is the same route as
+    from the first landing square, so `skip_same` avoids counting it twice.
+    Returns whether any capture was possible from `sq`.
+    """
+    cdef bint found = False
+    cdef bint cont, first
+    cdef int i, d
+    cdef u64 t, land, l
+    cdef u64 capturable = c.enemy & ~c.captured
+    for i in range(4):
+        if came >= 0 and (i == OPP[came] or (skip_same and i == came)):
+            continue
+        d = DIRS[i]
+        t = step(sq, d)
+        if c.r.flying:
+            while t & c.empty:
+                t = step(t, d)
+        if not (t & capturable):
+            continue
+        land = step(t, d)
+        if not (land & c.empty):
+            continue
+        found = True
+        take(c, t, land)
+        if not c.r.flying:
+            if not king_capture(c, land, i, False):
+                emit(c, land, c.crowned)
+        else:
+            # FMJD-64 4.6: if the capture can go on from some landing squares, the king must
+            # land on one of those; only when it cannot go on is every landing square a move.
+            cont = False
+            first = True
+            l = land
+            while l & c.empty:
+                c.path.land[c.n - 1] = <uint8_t>ctz(l)
+                if king_capture(c, l, i, not first):
+                    cont = True
+                first = False
+                l = step(l, d)
+            if not cont:
+                l = land
+                while l & c.empty:
+                    c.path.land[c.n - 1] = <uint8_t>ctz(l)
+                    emit(c, l, c.crowned)
+                    l = step(l, d)
+        untake(c, t)
+    return found
+
+
+cdef bint man_capture(Ctx *c, u64 sq) noexcept nogil:
+    """Continue (or start) a man's capture from `sq`; emit every finished sequence."""
+    cdef bint found = False
+    cdef int i, d, first, last
+    cdef u64 mid, land
+    cdef u64 capturable = c.enemy & ~c.captured
+    if not c.r.men_take_kings:
+        capturable &= ~c.enemy_kings
+    if c.r.men_back:
+        first = 0
+        last = 4
+    else:
+        first = FWD_FIRST[c.us]
+        last = first + 2
+    for i in range(first, last):
+        d = DIRS[i]
+        mid = step(sq, d)
+        if not (mid & capturable):
+            continue
+        land = step(mid, d)
+        if not (land & c.empty):
+            continue
+        found = True
+        take(c, mid, land)
+        if land & c.promo_row:
+            if c.r.promo == PROMO_KING:
+                c.crowned = 1
+                if not king_capture(c, land, i, False):
+                    emit(c, land, 1)
+                c.crowned = 0
+            elif c.r.promo == PROMO_STOP:
+                emit(c, land, 1)
+            elif not man_capture(c, land):
+                emit(c, land, 1)
+        elif not man_capture(c, land):
+            emit(c, land, 0)
+        untake(c, mid)
+    return found
+
+
+cdef void gen_captures(const Position *p, const Rules *r, MoveList *ml) noexcept nogil:
+    """Fill `ml` with the legal captures of the side to move (none: ml.n == 0)."""
+    cdef Ctx c
+    cdef int us = p.turn
+    cdef int i, d, first, last
+    cdef u64 own = p.pieces[us]
+    cdef u64 men = own & ~p.kings
+    cdef u64 kings = own & p.kings
+    cdef u64 empty = BOARD & ~(p.pieces[0] | p.pieces[1])
+    cdef u64 capturable, cand, sq
+    ml.n = 0
+    ml.overflow = 0
+    ml.best_key = 0
+    c.enemy = p.pieces[us ^ 1]
+    c.enemy_kings = c.enemy & p.kings
+    c.captured = 0
+    c.promo_row = ROW8 if us == WHITE else ROW1
+    c.ml = ml
+    c.r = r
+    c.us = us
+    c.n = 0
+    c.nkings = 0
+    c.order = 0
+    c.crowned = 0
+    c.path.n = 0
+    # men: only those with an enemy piece next to them and an empty square behind it
+    if men:
+        capturable = c.enemy
+        if not r.men_take_kings:
+            capturable &= ~c.enemy_kings
+        if r.men_back:
+            first = 0
+            last = 4
+        else:
+            first = FWD_FIRST[us]
+            last = first + 2
+        cand = 0
+        for i in range(first, last):
+            d = DIRS[i]
+            cand |= step(step(empty, -d) & capturable, -d)
+        cand &= men
+        c.by_king = 0
+        while cand:
+            sq = cand & (~cand + 1)
+            cand ^= sq
+            c.frm = ctz(sq)
+            c.empty = empty | sq
+            man_capture(&c, sq)
+    c.by_king = 1
+    while kings:
+        sq = kings & (~kings + 1)
+        kings ^= sq
+        c.frm = ctz(sq)
+        c.empty = empty | sq
+        king_capture(&c, sq, -1, False)
+
+
+cdef void gen_moves(const Position *p, const Rules *r, MoveList *ml) noexcept nogil:
+    """Fill `ml` with every legal move: the captures if there are any, else the quiet moves."""
+    cdef int us = p.turn
+    cdef int i, d, n
+    cdef u64 own = p.pieces[us]
+    cdef u64 men = own & ~p.kings
+    cdef u64 kings = own & p.kings
+    cdef u64 empty = BOARD & ~(p.pieces[0] | p.pieces[1])
+    cdef u64 promo_row = ROW8 if us == WHITE else ROW1
+    cdef u64 targets, t, k
+    cdef Move *m
+    gen_captures(p, r, ml)
+    if ml.n or ml.overflow:
+        return
+    n = 0
+    for i in range(FWD_FIRST[us], FWD_FIRST[us] + 2):
+        d = DIRS[i]
+        targets = step(men, d) & empty
+        while targets:
+            t = targets & (~targets + 1)
+            targets ^= t
+            m = &ml.moves[n]
+            n += 1
+            m.captured = 0
+            m.paths = 1
+            m.key = 0
+            m.frm = <uint8_t>ctz(step(t, -d))
+            m.to = <uint8_t>ctz(t)
+            m.promote = (t & promo_row) != 0
+            m.ncapt = 0
+    while kings:
+        k = kings & (~kings + 1)
+        kings ^= k
+        for i in range(4):
+            d = DIRS[i]
+            t = step(k, d)
+            while t & empty:
+                # 12 kings with at most 13 squares each fit in MAXMOVES: no overflow here
+                m = &ml.moves[n]
+                n += 1
+                m.captured = 0
+                m.paths = 1
+                m.key = 0
+                m.frm = <uint8_t>ctz(k)
+                m.to = <uint8_t>ctz(t)
+                m.promote = 0
+                m.ncapt = 0
+                if not r.flying:
+                    break
+                t = step(t, d)
+    ml.n = n
+
+
+cdef u64 count_moves(const Position *p, const Rules *r, bint paths) noexcept nogil:
+    """The number of legal moves (or of routes, with `paths`), without listing quiet moves."""
+    cdef MoveList ml
+    cdef int us = p.turn
+    cdef int i, d
+    cdef u64 total = 0
+    cdef u64 own = p.pieces[us]
+    cdef u64 men = own & ~p.kings
+    cdef u64 kings = own & p.kings
+    cdef u64 empty = BOARD & ~(p.pieces[0] | p.pieces[1])
+    cdef u64 t, k
+    ml.paths = NULL
+    gen_captures(p, r, &ml)
+    if ml.n:
+        if not paths:
+            return <u64>ml.n
+        for i in range(ml.n):
+            total += ml.moves[i].paths
+        return total
+    for i in range(FWD_FIRST[us], FWD_FIRST[us] + 2):
+        total += popcount(step(men, DIRS[i]) & empty)
+    while kings:
+        k = kings & (~kings + 1)
+        kings ^= k
+        for i in range(4):
+            d = DIRS[i]
+            t = step(k, d)
+            if not r.flying:
+                total += (t & empty) != 0
+                continue
+            while t & empty:
+                total += 1
+                t = step(t, d)
+    return total
+
+
+# -------------------------------------------------------------------------------------------
+# The Python edge.  Squares are numbered 0..31 row by row from White's side (a1 = 0, c1 = 1,
+# ..., h8 = 31); bitmasks use the same numbering.  The ghost layout stays inside the core.
+
+cdef uint8_t GHOST_OF[32]
+cdef int SQUARE_OF[64]
+cdef int _s, _g
+for _g in range(64):
+    SQUARE_OF[_g] = -1
+for _s in range(32):
+    _g = 9 * (_s // 8) + 5 * ((_s // 4) % 2) + _s % 4
+    GHOST_OF[_s] = _g
+    SQUARE_OF[_g] = _s
+
+
+cdef inline u64 to_ghost(unsigned long long mask) noexcept nogil:
+    cdef u64 out = 0
+    cdef int s
+    while mask:
+        s = ctz(mask)
+        mask &= mask - 1
+        out |= (<u64>1) << GHOST_OF[s]
+    return out
+
+
+cdef inline unsigned long long from_ghost(u64 mask) noexcept nogil:
+    cdef unsigned long long out = 0
+    cdef int g
+    while mask:
+        g = ctz(mask)
+        mask &= mask - 1
+        out |= (<unsigned long long>1) << SQUARE_OF[g]
+    return out
+
+
+cdef class RuleSet:
+    """The rules record of one game, as the core reads it (see shashki.variants)."""
+
+    def __init__(self, str name, *, bint flying_kings, bint men_capture_backward,
+                 bint men_capture_kings, str promotion, str precedence):
+        self.name = name
+        self.c.flying = flying_kings
+        self.c.men_back = men_capture_backward
+        self.c.men_take_kings = men_capture_kings
+        promotions = {"king": PROMO_KING, "man": PROMO_MAN, "stop": PROMO_STOP}
+        precedences = {"free": PREC_FREE, "majority": PREC_MAJORITY, "italian": PREC_ITALIAN}
+        if promotion not in promotions:
+            raise ValueError(f"promotion must be one of {sorted(promotions)}, not {promotion!r}")
+        if precedence not in precedences:
+            raise ValueError(f"precedence must be one of {sorted(precedences)}, not {precedence!r}")
+        self.c.promo = promotions[promotion]
+        self.c.precedence = precedences[precedence]
+
+    def __repr__(self):
+        return f"<RuleSet {self.name}>"
+
+
+cdef int position_from_masks(Position *p, object white, object black, object kings,
+                             object turn) except -1:
+    cdef unsigned long long w, b, k
+    w = white
+    b = black
+    k = kings
+    if (w | b | k) >> 32:
+        raise ValueError("square masks must fit in 32 bits")
+    if w & b:
+        raise ValueError("a square holds both a white and a black piece")
+    if k & ~(w | b):
+        raise ValueError("a king mask bit is set on an empty square")
+    if turn not in (WHITE, BLACK):
+        raise ValueError("turn must be 0 (white) or 1 (black)")
+    p.pieces[0] = to_ghost(w)
+    p.pieces[1] = to_ghost(b)
+    p.kings = to_ghost(k)
+    p.turn = turn
+    return 0
+
+
+def legal_moves(white, black, kings, turn, RuleSet rules not None):
+    """The legal moves of a position given as 32-bit square masks.
+
+    Returns a list of tuples (origin, destination, captured_mask, routes, promote, path, taken):
+    `path` is one route's landing squares after the origin, `taken` the squares it captures in
+    that order; `routes` counts the routes with distinct capture order.
+    """
+    cdef Position p
+    cdef MoveList *ml
+    cdef MovePath buf[MAXMOVES]
+    cdef Move *m
+    cdef int i, j
+    position_from_masks(&p, white, black, kings, turn)
+    ml = <MoveList *>PyMem_Malloc(sizeof(MoveList))
+    if ml == NULL:
+        raise MemoryError()
+    try:
+        ml.paths = buf
+        with nogil:
+            gen_moves(&p, &rules.c, ml)
+        if ml.overflow:
+            raise OverflowError("more legal moves than the move list holds")
+        out = []
+        for i in range(ml.n):
+            m = &ml.moves[i]
+            if m.ncapt:
+                path = tuple([SQUARE_OF[buf[i].land[j]] for j in range(buf[i].n)])
+                taken = tuple([SQUARE_OF[buf[i].took[j]] for j in range(buf[i].n)])
+            else:
+                path = (SQUARE_OF[m.to],)
+                taken = ()
+            out.append((SQUARE_OF[m.frm], SQUARE_OF[m.to], from_ghost(m.captured), m.paths,
+                        bool(m.promote), path, taken))
+        return out
+    finally:
+        PyMem_Free(ml)
+
+
+def apply_move(white, black, kings, turn, int origin, int destination, captured, bint promote):
+    """The square masks after a move (no legality check: pass a move from legal_moves)."""
+    cdef Position p, q
+    cdef Move m
+    position_from_masks(&p, white, black, kings, turn)
+    if not (0 <= origin < 32 and 0 <= destination < 32):
+        raise ValueError("squares are numbered 0..31")
+    m.frm = GHOST_OF[origin]
+    m.to = GHOST_OF[destination]
+    m.captured = to_ghost(captured)
+    m.promote = promote
+    make_move(&q, &p, &m)
+    return from_ghost(q.pieces[0]), from_ghost(q.pieces[1]), from_ghost(q.kings), q.turn
+

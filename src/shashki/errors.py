@@ -1,0 +1,30 @@
+"""The exceptions shashki raises.  Every one is a ValueError, so `except ValueError` catches
+bad input of any kind; the subclasses say which kind."""
+
+
+class ShashkiError(ValueError):
+    """Base class of every error shashki raises for bad input."""
+
+
+class InvalidFenError(ShashkiError):
+    """A FEN string that cannot be read: the message names the problem."""
+
+
+class InvalidMoveError(ShashkiError):
+    """Move text that is not a move in the game's notation."""
+
+
+class IllegalMoveError(ShashkiError):
+    """A well-formed move that is not legal in the position."""
+
+
+class AmbiguousMoveError(IllegalMoveError):
+    """Short move text that fits several legal moves; `candidates` lists them."""
+
+    def __init__(self, message, candidates=()):
+        super().__init__(message)
+        self.candidates = tuple(candidates)
+
+
+class InvalidVariantError(ShashkiError):
+    """An unknown game name."""

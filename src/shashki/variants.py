@@ -1,0 +1,139 @@
+"""The variant registry: each game is a small record of data, and one core reads them all.
+
+Adding a game means adding a record here, not code elsewhere.  See ../shared/RULES.md.
+"""
+
+from dataclasses import dataclass, field
+
+from . import squares as _sq
+from ._core.movegen import RuleSet
+from .errors import InvalidVariantError
+
+WHITE = 0
+BLACK = 1
+COLOR_NAMES = ("white", "black")
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    aliases: tuple
+    title: str
+    #: the rules record of the core
+    flying_kings: bool
+    men_capture_backward: bool
+    men_capture_kings: bool
+    #: a man reaching the far row mid-capture: "king" (goes on as a king), "man" (goes on as a
+    #: man, crowned only if it ends there), "stop" (the move ends, the man is crowned)
+    promotion: str
+    #: which capture sequences may be chosen: "free", "majority", "italian"
+    precedence: str
+    first_to_move: int
+    #: True in giveaway: the side that cannot move wins
+    reversed_goal: bool
+    #: notation: "algebraic" (a1..h8), "english" or "italian" (numbers 1..32)
+    squares: str
+    capture_sep: str
+    gametype: int
+    pdn_gametype: str
+    start_fen: str
+    #: moves (of each side) of kings only, with no man move and no capture, before a draw
+    kings_only_limit: int
+    #: moves (of each side) without a man move or capture before a draw (english), or 0
+    no_progress_limit: int = 0
+    #: the FMJD-64 endgame draw rules 7.2.4-7.2.8 (russian; optional in brazilian)
+    fmjd_endgame_rules: bool = False
+    rules: RuleSet = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "rules", RuleSet(
+            self.name, flying_kings=self.flying_kings,
+            men_capture_backward=self.men_capture_backward,
+            men_capture_kings=self.men_capture_kings,
+            promotion=self.promotion, precedence=self.precedence))
+
+    @property
+    def numeric(self):
+        return self.squares != "algebraic"
+
+    def square_name(self, square):
+        """The name of internal square 0..31 in this game's notation."""
+        if self.squares == "algebraic":
+            return _sq.ALGEBRAIC_NAMES[square]
+        if self.squares == "italian":
+            return str(_sq.italian_number(square))
+        return str(_sq.english_number(square))
+
+    def square_from_number(self, number):
+        """Internal square of a number 1..32 in this game's numeric notation (the english
+        numbering for the algebraic games, as their numeric FEN uses)."""
+        if self.squares == "italian":
+            return _sq.from_italian_number(number)
+        return _sq.from_english_number(number)
+
+    def promotion_row(self, color):
+        """The mask of the row where men of `color` are crowned."""
+        return 0xF0000000 if color == WHITE else 0x0000000F
+
+
+_ALGEBRAIC_START = ("W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:"
+                    "Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8")
+
+RUSSIAN = Variant(
+    name="russian", aliases=("shashki", "russian-draughts"), title="Russian draughts",
+    flying_kings=True, men_capture_backward=True, men_capture_kings=True,
+    promotion="king", precedence="free", first_to_move=WHITE, reversed_goal=False,
+    squares="algebraic", capture_sep=":", gametype=25, pdn_gametype="25,W,8,8,A0,0",
+    start_fen=_ALGEBRAIC_START, kings_only_limit=15, fmjd_endgame_rules=True)
+
+GIVEAWAY = Variant(
+    name="giveaway", aliases=("poddavki", "russian-giveaway", "antidraughts"),
+    title="Russian giveaway (poddavki)",
+    flying_kings=True, men_capture_backward=True, men_capture_kings=True,
+    promotion="king", precedence="free", first_to_move=WHITE, reversed_goal=True,
+    squares="algebraic", capture_sep=":", gametype=25, pdn_gametype="25,W,8,8,A0,0",
+    start_fen=_ALGEBRAIC_START, kings_only_limit=15)
+
+BRAZILIAN = Variant(
+    name="brazilian", aliases=("brazil",), title="Brazilian draughts",
+    flying_kings=True, men_capture_backward=True, men_capture_kings=True,
+    promotion="man", precedence="majority", first_to_move=WHITE, reversed_goal=False,
+    squares="algebraic", capture_sep="x", gametype=26, pdn_gametype="26,W,8,8,A0,0",
+    start_fen=_ALGEBRAIC_START, kings_only_limit=15)
+
+ITALIAN = Variant(
+    name="italian", aliases=("dama", "italian-draughts"), title="Italian draughts",
+    flying_kings=False, men_capture_backward=False, men_capture_kings=False,
+    promotion="stop", precedence="italian", first_to_move=WHITE, reversed_goal=False,
+    squares="italian", capture_sep="x", gametype=22, pdn_gametype="22,W,8,8,N2,1",
+    start_fen="W:W21-32:B1-12", kings_only_limit=40)
+
+ENGLISH = Variant(
+    name="english", aliases=("american", "checkers", "english-draughts"),
+    title="English draughts (American checkers)",
+    flying_kings=False, men_capture_backward=False, men_capture_kings=True,
+    promotion="stop", precedence="free", first_to_move=BLACK, reversed_goal=False,
+    squares="english", capture_sep="x", gametype=21, pdn_gametype="21,B,8,8,N1,0",
+    start_fen="B:W21-32:B1-12", kings_only_limit=0, no_progress_limit=40)
+
+VARIANTS = (RUSSIAN, GIVEAWAY, BRAZILIAN, ITALIAN, ENGLISH)
+
+_BY_NAME = {}
+for _v in VARIANTS:
+    _BY_NAME[_v.name] = _v
+    for _a in _v.aliases:
+        _BY_NAME[_a] = _v
+
+
+def get_variant(name):
+    """The Variant for a name or alias (case-insensitive); a Variant is returned as is."""
+    if isinstance(name, Variant):
+        return name
+    if not isinstance(name, str):
+        raise InvalidVariantError(f"a variant name must be a string, not {type(name).__name__}")
+    key = name.strip().lower().replace("_", "-")
+    try:
+        return _BY_NAME[key]
+    except KeyError:
+        raise InvalidVariantError(
+            f"unknown variant {name!r}; expected one of {', '.join(sorted(_BY_NAME))}") from None

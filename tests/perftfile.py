@@ -1,0 +1,63 @@
+"""Reader of the perft suite files (../shared/perft/*.perft; format in their README)."""
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def shared_dir():
+    """The shared/ folder beside the checkout (SHASHKI_SHARED overrides)."""
+    env = os.environ.get("SHASHKI_SHARED")
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve().parent
+    for base in (here.parent.parent, here.parent):
+        if (base / "shared" / "perft").is_dir():
+            return base / "shared"
+    return here.parent.parent / "shared"
+
+
+@dataclass
+class Block:
+    id: str
+    source: str
+    variant: str = ""
+    fen: str = ""
+    perft: dict = field(default_factory=dict)   # depth -> count, unique moves
+    paths: dict = field(default_factory=dict)   # depth -> count, keep duplicates
+    moves: list = None                          # exact set of legal moves, or None
+
+
+def read_blocks(path):
+    blocks = []
+    block = None
+    for raw in Path(path).read_text().splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        key, _, rest = line.partition(" ")
+        rest = rest.strip()
+        if key == "id":
+            block = Block(id=rest, source=Path(path).name)
+            blocks.append(block)
+        elif block is None:
+            raise ValueError(f"{path}: {key!r} before the first id line")
+        elif key == "variant":
+            block.variant = rest
+        elif key == "fen":
+            block.fen = rest
+        elif key in ("perft", "paths"):
+            depth, count = rest.split()
+            getattr(block, key)[int(depth)] = int(count)
+        elif key == "moves":
+            block.moves = rest.split()
+        else:
+            raise ValueError(f"{path}: unknown key {key!r}")
+    return blocks
+
+
+def all_blocks():
+    out = []
+    for path in sorted((shared_dir() / "perft").glob("*.perft")):
+        out.extend(read_blocks(path))
+    return out

@@ -1,0 +1,73 @@
+"""Every block of ../shared/perft/*.perft, both conventions.
+
+Lines whose count is above DEFAULT_LIMIT leaves run only with `pytest -m deep`.  On a mismatch
+the failure message carries a divide (per-move subtotals), the fastest way to find the move
+that a generator gets wrong.
+"""
+
+import pytest
+
+import shashki
+from perftfile import all_blocks
+
+DEFAULT_LIMIT = 30_000_000      # start positions to depth 9 and every small line
+DEEP_LIMIT = 3_000_000_000      # beyond this a line takes more than ~30 s on one core
+
+BLOCKS = all_blocks()
+
+
+def _cases():
+    for block in BLOCKS:
+        for convention in ("perft", "paths"):
+            for depth, count in sorted(getattr(block, convention).items()):
+                marks = []
+                if count > DEEP_LIMIT:
+                    marks = [pytest.mark.deep, pytest.mark.skip(reason="hours on one core")]
+                elif count > DEFAULT_LIMIT:
+                    marks = [pytest.mark.deep]
+                yield pytest.param(block, convention, depth, count, marks=marks,
+                                   id=f"{block.id}-{convention}-{depth}")
+
+
+def _divide_report(board, depth, paths):
+    lines = [f"divide {depth} of {board.fen()} ({board.variant.name}, paths={paths}):"]
+    for move, count in sorted(board.divide(depth, paths).items(), key=lambda kv: str(kv[0])):
+        lines.append(f"  {move}: {count}")
+    return "\n".join(lines)
+
+
+def test_suite_files_found():
+    assert len(BLOCKS) >= 300, "../shared/perft not found; set SHASHKI_SHARED"
+
+
+@pytest.mark.parametrize("block,convention,depth,count", list(_cases()))
+def test_perft(block, convention, depth, count):
+    board = shashki.Board(block.variant, block.fen)
+    paths = convention == "paths"
+    got = board.perft(depth, paths=paths)
+    if got != count:
+        # walk down to the shallowest depth that disagrees, and show its divide
+        report = _divide_report(board, min(depth, 3), paths)
+        pytest.fail(f"{block.id} {convention} {depth}: got {got}, expected {count}\n{report}")
+
+
+@pytest.mark.parametrize("block", [b for b in BLOCKS if b.moves is not None],
+                         ids=lambda b: b.id)
+def test_exact_legal_moves(block):
+    board = shashki.Board(block.variant, block.fen)
+    assert sorted(str(m) for m in board.legal_moves) == sorted(block.moves)
+
+
+@pytest.mark.parametrize("block", [b for b in BLOCKS if 1 in b.perft], ids=lambda b: b.id)
+def test_perft1_is_number_of_legal_moves(block):
+    board = shashki.Board(block.variant, block.fen)
+    assert len(board.legal_moves) == block.perft[1]
+    assert sum(m.routes for m in board.legal_moves) == block.paths.get(1, block.perft[1])
+
+
+@pytest.mark.parametrize("block", [b for b in BLOCKS if 3 in b.perft][:60], ids=lambda b: b.id)
+def test_divide_sums_to_perft(block):
+    board = shashki.Board(block.variant, block.fen)
+    for paths in (False, True):
+        table = block.paths if paths else block.perft
+        assert sum(board.divide(3, paths).values()) == table[3]
