@@ -1,0 +1,153 @@
+"""The Board / Move contract of issue 2: construction, legal moves, push/pop, errors."""
+
+import pytest
+
+import shashki
+from shashki import Board, Move
+
+VARIANT_NAMES = ["russian", "giveaway", "brazilian", "italian", "english"]
+
+
+@pytest.mark.parametrize("alias,name", [
+    ("poddavki", "giveaway"), ("american", "english"), ("checkers", "english"),
+    ("RUSSIAN", "russian"), ("brazilian", "brazilian"), ("italian", "italian")])
+def test_aliases(alias, name):
+    assert Board(alias).variant.name == name
+
+
+def test_unknown_variant_is_a_value_error():
+    with pytest.raises(ValueError, match="unknown variant 'chess'"):
+        Board("chess")
+    with pytest.raises(shashki.InvalidVariantError):
+        Board(None)
+
+
+@pytest.mark.parametrize("name", VARIANT_NAMES)
+def test_start_position(name):
+    board = Board(name)
+    assert board.fen() == board.variant.start_fen
+    assert len(board.legal_moves) == 7
+    assert board.turn == board.variant.first_to_move
+    assert bin(board.white).count("1") == bin(board.black).count("1") == 12
+    assert board.kings == 0
+
+
+def test_english_black_moves_first_and_italian_white():
+    assert Board("english").turn == shashki.BLACK
+    assert Board("italian").turn == shashki.WHITE
+
+
+def test_legal_moves_view():
+    board = Board("russian")
+    moves = board.legal_moves
+    assert len(moves) == moves.count() == 7
+    assert all(isinstance(m, Move) for m in moves)
+    first = next(iter(moves))
+    assert first in moves
+    assert "c3-d4" not in moves          # text is not a Move
+    board.push("c3-d4")
+    assert len(moves) == 7 and first not in moves   # the view follows the board
+
+
+def test_move_value_semantics():
+    board = Board("russian", "W:Wc3:Bd4,f6,h6")
+    (move,) = board.legal_moves
+    assert str(move) == "c3:g7" and move.is_capture
+    same = Move(move.origin, move.destination, captured=move.captured)
+    assert same == move and hash(same) == hash(move)
+    assert {move: 1}[same] == 1
+    assert [board.variant.square_name(s) for s in move.path] == ["c3", "e5", "g7"]
+
+
+def test_push_text_and_move_then_pop_restores():
+    board = Board("russian")
+    start = board.fen()
+    move = board.push("c3-d4")
+    assert isinstance(move, Move) and str(move) == "c3-d4"
+    assert board.turn == shashki.BLACK
+    reply = next(iter(board.legal_moves))
+    board.push(reply)
+    assert board.move_stack == [move, reply]
+    assert board.pop() == reply
+    assert board.pop() == move
+    assert board.fen() == start
+    with pytest.raises(IndexError):
+        board.pop()
+
+
+def test_capture_is_compulsory_and_error_leaves_board_unchanged():
+    board = Board("russian", "W:Wc3,a1:Bd4")
+    before = board.fen()
+    with pytest.raises(shashki.IllegalMoveError, match="c3:e5"):
+        board.push("a1-b2")
+    assert board.fen() == before and board.move_stack == []
+    for bad in ["", "c3", "c3-c4", "z9-a1", "c3-d4-", 42, None]:
+        with pytest.raises(ValueError):
+            board.push(bad)
+        assert board.fen() == before
+
+
+def test_russian_man_crowned_mid_capture_goes_on_as_king():
+    # RULES.md / published.perft: h6 takes g7, is crowned on f8 and must go on as a king
+    board = Board("russian", "W:Wh6:Bg7,c5,d2")
+    (move,) = board.legal_moves
+    names = [board.variant.square_name(s) for s in move.path]
+    assert names == ["h6", "f8", "b4", "e1"]
+    assert move.promotion
+    board.push(move)
+    assert board.piece_at(move.destination) == (shashki.WHITE, True)
+
+
+def test_brazilian_man_passing_the_far_row_stays_a_man():
+    # same position in brazilian: the man goes on capturing as a man and is not crowned
+    board = Board("brazilian", "W:Wh6:Bg7,e7,c5")
+    moves = list(board.legal_moves)
+    assert [str(m) for m in moves] == ["h6xb4"]
+    board.push(moves[0])
+    assert board.piece_at(moves[0].destination) == (shashki.WHITE, False)
+
+
+def test_english_capture_ends_on_crowning():
+    # black man on 22 jumps 26 and lands on 31 (crowned): the move ends there
+    board = Board("english", "B:W26,27:B22")
+    moves = [str(m) for m in board.legal_moves]
+    assert moves == ["22x31"]
+
+
+def test_turkish_strike_a_piece_is_not_jumped_twice():
+    # a russian king circling: captured pieces stay until the move ends
+    board = Board("russian", "W:WKa1:Bc3,e5,c5,e3")
+    for move in board.legal_moves:
+        assert len(set(move.captured)) == len(move.captured)
+
+
+def test_divide_matches_perft():
+    board = Board("italian")
+    table = board.divide(4)
+    assert sum(table.values()) == board.perft(4) == 1469
+    assert set(table) == set(board.legal_moves)
+
+
+def test_perft_depth_zero_and_errors():
+    board = Board("english")
+    assert board.perft(0) == 1
+    for bad in (-1, 1.5, "3", True):
+        with pytest.raises(ValueError):
+            board.perft(bad)
+
+
+def test_str_is_a_diagram_with_coordinates():
+    text = str(Board("russian"))
+    assert "a b c d e f g h" in text
+    lines = text.splitlines()
+    assert lines[1].startswith("8 ") and lines[8].startswith("1 ")
+    assert text.count("w") == 12 and text.count("b") == 12 + 1   # the file letter b
+
+
+def test_copy_is_independent():
+    board = Board("brazilian")
+    board.push("c3-d4")
+    twin = board.copy()
+    twin.push(next(iter(twin.legal_moves)))
+    assert len(board.move_stack) == 1 and len(twin.move_stack) == 2
+    assert twin.pop() and twin == board
