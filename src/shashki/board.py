@@ -1,17 +1,16 @@
 """Board: a position, its legal moves, and the stack of moves that led to it."""
 
-import re
-
+from . import notation as _notation
 from . import squares as _sq
 from ._core import movegen as _movegen
 from ._core import perft as _perft
-from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from .errors import IllegalMoveError, InvalidMoveError
 from .fen import parse_fen, write_fen
 from .move import Move
 from .variants import BLACK, WHITE, COLOR_NAMES, get_variant
 
-_MOVE_TOKEN = re.compile(r"\s*([a-hA-H][1-8]|\d{1,2})\s*")
-_SEPARATORS = "-x:×"
+#: below this depth a perft is too small to be worth splitting across threads
+PARALLEL_MIN_DEPTH = 8
 
 
 class LegalMoves:
@@ -140,21 +139,9 @@ class Board:
             raw = _movegen.legal_moves(*self._masks(), self.variant.rules)
         except OverflowError:  # pragma: no cover - no legal 8x8 position has that many moves
             raise IllegalMoveError("position has more legal moves than shashki can list")
-        moves = []
-        name = self.variant.square_name
-        sep = self.variant.capture_sep
-        ends = {}
-        for origin, dest, _, _, _, _, _ in raw:
-            ends[origin, dest] = ends.get((origin, dest), 0) + 1
-        for origin, dest, captured, routes, promote, path, taken in raw:
-            path = (origin,) + path
-            if not taken:
-                text = f"{name(origin)}-{name(dest)}"
-            elif ends[origin, dest] == 1:
-                text = f"{name(origin)}{sep}{name(dest)}"
-            else:
-                text = sep.join(name(s) for s in path)
-            moves.append(Move(origin, dest, taken, path, routes, promote, text))
+        texts = _notation.move_texts(raw, self.variant)
+        moves = [Move(origin, dest, taken, (origin,) + path, routes, promote, text)
+                 for (origin, dest, _, routes, promote, path, taken), text in zip(raw, texts)]
         return moves, frozenset(moves)
 
     @property
@@ -167,101 +154,52 @@ class Board:
         return bool(moves) and moves[0].is_capture
 
     def parse_move(self, text):
-        """The legal move that `text` names, in the game's notation.
+        """The legal move that `text` names, in the game's notation (shashki.notation).
 
-        Accepts the short form (`c3-d4`, `c3:e5`, `22x18`), the full route (`c3:e5:g3`) and any
-        of the separators `-`, `x`, `:`.  Raises InvalidMoveError for text that is not a move,
+        Accepts the short form (`c3-d4`, `c3:e5`, `22x18`), the full route (`c3:e5:g3`), any of
+        the separators `-`, `x`, `:`, and in the algebraic games the russian short form `cd4`
+        (a man from the c-file to d4).  Raises InvalidMoveError for text that is not a move,
         IllegalMoveError when no legal move fits, AmbiguousMoveError when several do.
         """
-        if not isinstance(text, str):
-            raise InvalidMoveError(f"move text must be a string, not {type(text).__name__}")
-        squares = self._parse_squares(text)
-        moves = self._legal()
-        origin, dest = squares[0], squares[-1]
-        fits = [m for m in moves if m.origin == origin and m.destination == dest]
-        if len(squares) > 2:
-            fits = [m for m in fits if self._route_matches(m, squares)]
-        if not fits:
-            raise IllegalMoveError(self._illegal_message(text, origin))
-        if len(fits) > 1:
-            raise AmbiguousMoveError(
-                f"{text!r} fits {len(fits)} legal moves: {', '.join(map(str, fits))}; "
-                f"write the whole route", fits)
-        return fits[0]
+        return _notation.parse_move(self, text)
 
-    def _parse_squares(self, text):
-        body = text.strip()
-        # a result suffix or annotation is not part of the move
-        body = body.rstrip("!?+#*")
-        if not body:
-            raise InvalidMoveError("empty move text")
-        parts = re.split(r"[-x:×]", body.lower())
-        if len(parts) < 2 or any(not p.strip() for p in parts):
-            raise InvalidMoveError(
-                f"cannot read move {text!r}; expected squares joined by '-', 'x' or ':', "
-                f"e.g. {self._example()}")
-        return [self._parse_square(p.strip(), text) for p in parts]
-
-    def _parse_square(self, token, text):
-        variant = self.variant
-        if token.isdigit():
-            number = int(token)
-            if not 1 <= number <= 32:
-                raise InvalidMoveError(f"square {number} in {text!r} is out of range 1-32")
-            if not variant.numeric:
-                raise InvalidMoveError(
-                    f"{variant.name} moves name squares a1-h8, not numbers: {text!r}")
-            return variant.square_from_number(number)
-        if variant.numeric:
-            raise InvalidMoveError(f"{variant.name} moves name squares 1-32, not {token!r}")
-        if len(token) != 2 or token[0] not in "abcdefgh" or token[1] not in "12345678":
-            raise InvalidMoveError(f"cannot read square {token!r} in {text!r}; "
-                                   f"expected a1-h8")
-        square = _sq.square_at(ord(token[0]) - 97, int(token[1]) - 1)
-        if square is None:
-            raise InvalidMoveError(f"{token} in {text!r} is a light square; "
-                                   f"pieces move on dark squares")
-        return square
-
-    def _example(self):
-        return "22-18 or 22x13" if self.variant.numeric else "c3-d4 or c3:e5"
-
-    def _route_matches(self, move, squares):
-        """Whether `squares` (origin, landings..., destination) is a route of `move`."""
-        if len(squares) - 1 != len(move.captured):
-            return False
-        if tuple(squares) == move.path:
-            return True
-        # another order of the same captures: follow it square by square
-        occupied = (self._white | self._black) & ~(1 << move.origin)
-        taken = 0
-        for a, b in zip(squares, squares[1:]):
-            between = _between(a, b)
-            if between is None:
-                return False
-            pieces = [s for s in between if occupied & (1 << s)]
-            if len(pieces) != 1 or taken & (1 << pieces[0]):
-                return False
-            if occupied & (1 << b) and b != move.origin:
-                return False
-            taken |= 1 << pieces[0]
-        return taken == move.captured_mask
+    @classmethod
+    def from_opening(cls, variant, opening, table=None):
+        """A board at the start position of an opening of the tables (shashki.openings):
+        `opening` is an Opening, its full name (`"I-1: ab4"`) or its code (`"I-1"`, `"001"`);
+        `table` narrows the search when a code is in several tables.  The board has no move
+        history: Opening.moves, when the name lists moves, are the moves that lead there."""
+        from .opening_tables import find_opening
+        return cls(variant, fen=find_opening(variant, opening, table).fen)
 
     def _illegal_message(self, text, origin):
-        same_piece = [str(m) for m in self._legal() if m.origin == origin]
+        """Why the move `text` from square `origin` is not legal: the legal moves of that piece
+        (seeds 003 and 004: a touched piece must move if it can), or why it has none."""
+        quoted = _notation._quote(text)
+        if isinstance(origin, bool) or not isinstance(origin, int) or not 0 <= origin < 32:
+            return f"illegal move {quoted}: {origin!r} is not a square (squares are 0..31)"
+        moves = self._legal()
+        same_piece = ", ".join(str(m) for m in moves if m.origin == origin)
+        every = ", ".join(map(str, moves))
         piece = self.piece_at(origin)
         name = self.variant.square_name(origin)
-        if piece is None:
-            why = f"there is no piece on {name}"
+        side = COLOR_NAMES[self._turn]
+        if not moves:
+            why = f"{side} is to move and has no legal move"
+        elif piece is None:
+            why = f"there is no piece on {name}; legal moves: {every}"
         elif piece[0] != self._turn:
-            why = f"the piece on {name} is {COLOR_NAMES[piece[0]]}, and {COLOR_NAMES[self._turn]} is to move"
+            why = (f"the piece on {name} is {COLOR_NAMES[piece[0]]}, and {side} is to move; "
+                   f"legal moves: {every}")
         elif same_piece:
-            why = f"legal moves of the piece on {name}: {', '.join(same_piece)}"
-        elif self.is_capture_position():
-            why = "a capture is compulsory: " + ", ".join(map(str, self._legal()))
+            why = f"legal moves of the piece on {name}: {same_piece}"
+            if moves[0].is_capture:
+                why = "a capture is compulsory; " + why
+        elif moves[0].is_capture:
+            why = f"a capture is compulsory and the piece on {name} cannot capture: {every}"
         else:
-            why = f"the piece on {name} has no legal move"
-        return f"illegal move {text!r}: {why}"
+            why = f"the piece on {name} has no legal move; legal moves: {every}"
+        return f"illegal move {quoted}: {why}"
 
     def push(self, move):
         """Play a legal Move (or its text); returns the Move.  The board is unchanged on error."""
@@ -296,11 +234,23 @@ class Board:
 
     # --- perft ----------------------------------------------------------------------------
 
-    def perft(self, depth, paths=False):
+    def perft(self, depth, paths=False, *, jobs=None, hash_mb=0, executor=None,
+              checkpoint=None, progress=None):
         """Leaf nodes of the move tree `depth` plies deep: unique moves by default, every
-        capture route with `paths=True` (RULES.md "Move identity and perft")."""
+        capture route with `paths=True` (RULES.md "Move identity and perft").
+
+        `jobs` threads (default: all cores, for trees deep enough to be worth splitting),
+        a transposition table of `hash_mb` MiB, any concurrent.futures `executor`, and a
+        resumable `checkpoint` file: see shashki.perft.run.
+        """
         depth = _check_depth(depth)
-        return _perft.perft(*self._masks(), self.variant.rules, depth, paths)
+        if executor is None and checkpoint is None and progress is None and (
+                jobs == 1 or depth < PARALLEL_MIN_DEPTH):
+            table = _perft.PerftTable(hash_mb) if hash_mb else None
+            return _perft.perft(*self._masks(), self.variant.rules, depth, paths, table)
+        from . import perft as _runner
+        return _runner.perft(self, depth, paths, jobs=jobs, hash_mb=hash_mb,
+                             executor=executor, checkpoint=checkpoint, progress=progress)
 
     def divide(self, depth, paths=False):
         """Perft split by first move: {move: leaves}."""
@@ -340,17 +290,6 @@ class Board:
 
     def __repr__(self):
         return f"Board({self.variant.name!r}, fen={self.fen()!r})"
-
-
-def _between(a, b):
-    """The squares strictly between a and b on a diagonal, or None if not on one."""
-    fa, ra = _sq.square_file(a), _sq.square_rank(a)
-    fb, rb = _sq.square_file(b), _sq.square_rank(b)
-    if abs(fa - fb) != abs(ra - rb) or fa == fb:
-        return None
-    df = 1 if fb > fa else -1
-    dr = 1 if rb > ra else -1
-    return [_sq.square_at(fa + i * df, ra + i * dr) for i in range(1, abs(fa - fb))]
 
 
 def _check_depth(depth):

@@ -1,0 +1,315 @@
+"""Perft at scale: split the tree into tasks, count them on threads or any Executor, keep a
+checkpoint so a long run can resume.
+
+    >>> import shashki
+    >>> shashki.perft.perft(shashki.Board("russian"), 8, jobs=2)
+    929899
+
+`Board.perft` forwards here when asked for threads, a hash table, an executor or a
+checkpoint.  The kernels release the GIL, so threads of one process count in parallel; any
+`concurrent.futures.Executor` (a process pool, `dask.distributed.Client.get_executor()`, Ray's
+executor) runs the same tasks elsewhere: a task is a small picklable tuple, and `run_task` is
+the function each worker calls.
+"""
+
+import hashlib
+import json
+import os
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+
+from ._core import movegen as _movegen
+from ._core import perft as _perft
+from .errors import ShashkiError
+from .variants import get_variant
+
+CHECKPOINT_FORMAT = 1
+
+
+class CheckpointError(ShashkiError):
+    """A checkpoint file that belongs to another run, or whose content is damaged."""
+
+
+@dataclass(frozen=True)
+class Task:
+    """One subtree: the position after `prefix` (move texts from the root), counted `depth`
+    plies deep; its count is multiplied by `weight` (the routes of the prefix, with paths)."""
+    index: int
+    prefix: tuple
+    masks: tuple
+    depth: int
+    weight: int
+
+    @property
+    def root_move(self):
+        return self.prefix[0] if self.prefix else ""
+
+
+def cpu_count():
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def split(board, depth, paths=False, min_tasks=32, min_depth=4):
+    """Tasks whose counts add up to perft(depth): the tree expanded ply by ply from the
+    root until there are at least `min_tasks` tasks or the remaining depth would fall below
+    `min_depth`.  The order is deterministic, so a checkpoint can name tasks by index."""
+    variant = board.variant
+    frontier = [((), board._masks(), depth, 1)]
+    while len(frontier) < min_tasks and frontier and frontier[0][2] > min_depth:
+        expanded = []
+        for prefix, masks, remaining, weight in frontier:
+            sub = _child_tasks(variant, prefix, masks, remaining, weight, paths)
+            expanded.extend(sub)
+        if not expanded:
+            break
+        frontier = expanded
+    return [Task(i, prefix, masks, remaining, weight)
+            for i, (prefix, masks, remaining, weight) in enumerate(frontier)]
+
+
+def _child_tasks(variant, prefix, masks, remaining, weight, paths):
+    from .board import Board
+    board = Board.__new__(Board)
+    board.variant = variant
+    board.move_stack = []
+    board._stack = []
+    board._cache = None
+    board._white, board._black, board._kings, board._turn = masks
+    out = []
+    for move in board._legal():
+        child = _movegen.apply_move(*masks, move.origin, move.destination, move.captured_mask,
+                                    move.promotion)
+        out.append((prefix + (str(move),), child, remaining - 1,
+                    weight * move.routes if paths else weight))
+    return out
+
+
+# --- workers ---------------------------------------------------------------------------------
+
+_tables = {}
+_tables_lock = threading.Lock()
+
+
+def _table_for(run_key, hash_mb):
+    # A table lives for one run (entries of one game and convention); a worker process keeps
+    # it between the tasks of that run and drops it when a new run arrives.
+    with _tables_lock:
+        table = _tables.get(run_key)
+        if table is None:
+            for key in list(_tables)[:-1]:
+                del _tables[key]
+            table = _tables[run_key] = _perft.PerftTable(hash_mb)
+        return table
+
+
+def run_task(spec):
+    """Count one task; `spec` is (variant, masks, depth, paths, hash_mb, run_key).
+
+    This is what executor workers call: everything in `spec` is plain data.
+    """
+    variant, masks, depth, paths, hash_mb, run_key = spec
+    rules = get_variant(variant).rules
+    table = _table_for(run_key, hash_mb) if hash_mb else None
+    return _perft.perft(*masks, rules, depth, paths, table)
+
+
+# --- checkpoints -------------------------------------------------------------------------------
+
+def _digest(tasks):
+    h = hashlib.sha256()
+    for t in tasks:
+        h.update(f"{t.index}|{' '.join(t.prefix)}|{t.depth}|{t.weight}\n".encode())
+    return h.hexdigest()
+
+
+def _line_check(digest, index, count):
+    return hashlib.sha256(f"{digest}:{index}:{count}".encode()).hexdigest()[:16]
+
+
+class Checkpoint:
+    """A JSON-lines file: a header naming the run, then one line per finished task.
+
+    A header for another run, or a line that does not parse or whose check does not match,
+    is refused with CheckpointError; a last line cut short by an interruption is ignored
+    (that task is counted again).
+    """
+
+    def __init__(self, path, header, tasks):
+        self.path = os.fspath(path)
+        self.header = dict(header, format=CHECKPOINT_FORMAT, tasks=len(tasks),
+                           digest=_digest(tasks))
+        self.digest = self.header["digest"]
+        self.ntasks = len(tasks)
+        self.done = {}
+        self._lock = threading.Lock()
+        if os.path.exists(self.path) and os.path.getsize(self.path) > 0:
+            self._load()
+            self._handle = open(self.path, "a", encoding="utf-8")
+        else:
+            self._handle = open(self.path, "w", encoding="utf-8")
+            self._write(self.header)
+
+    def _load(self):
+        with open(self.path, "r", encoding="utf-8", errors="strict") as f:
+            try:
+                text = f.read()
+            except UnicodeDecodeError:
+                raise CheckpointError(f"{self.path} is not a shashki perft checkpoint "
+                                      f"(not UTF-8 text)") from None
+        lines = text.split("\n")
+        complete = lines[:-1]          # text after the last newline was cut short
+        if not complete:
+            raise CheckpointError(f"{self.path} is not a shashki perft checkpoint "
+                                  f"(no complete header line)")
+        try:
+            header = json.loads(complete[0])
+        except ValueError:
+            raise CheckpointError(f"{self.path} is not a shashki perft checkpoint "
+                                  f"(its first line is not a JSON header)") from None
+        if not isinstance(header, dict) or header.get("format") != CHECKPOINT_FORMAT:
+            raise CheckpointError(f"{self.path} is not a shashki perft checkpoint "
+                                  f"of format {CHECKPOINT_FORMAT}")
+        if header != self.header:
+            diff = sorted(k for k in set(header) | set(self.header)
+                          if header.get(k) != self.header.get(k))
+            raise CheckpointError(
+                f"{self.path} belongs to another run (it differs in {', '.join(diff)}: "
+                f"{ {k: header.get(k) for k in diff} }); use another file or delete it")
+        for number, line in enumerate(complete[1:], start=2):
+            try:
+                entry = json.loads(line)
+                index, count, check = entry["i"], entry["count"], entry["check"]
+                valid = (isinstance(index, int) and isinstance(count, int)
+                         and 0 <= index < self.ntasks and count >= 0
+                         and check == _line_check(self.digest, index, count))
+            except (ValueError, KeyError, TypeError):
+                valid = False
+            if not valid:
+                raise CheckpointError(f"{self.path} is damaged at line {number}: {line[:80]!r}")
+            if self.done.get(index, count) != count:
+                raise CheckpointError(f"{self.path} has two counts for task {index}")
+            self.done[index] = count
+
+    def _write(self, obj):
+        self._handle.write(json.dumps(obj, sort_keys=True) + "\n")
+        self._handle.flush()
+        os.fsync(self._handle.fileno())
+
+    def record(self, index, count):
+        with self._lock:
+            self.done[index] = count
+            self._write({"i": index, "count": count,
+                         "check": _line_check(self.digest, index, count)})
+
+    def close(self):
+        self._handle.close()
+
+
+# --- the runner --------------------------------------------------------------------------------
+
+@dataclass
+class PerftResult:
+    """The outcome of a run: the total, each root move's count, and what it cost."""
+    nodes: int
+    divide: dict
+    seconds: float
+    tasks: int
+    resumed: int
+
+    @property
+    def rate(self):
+        return self.nodes / self.seconds if self.seconds > 0 else float("inf")
+
+
+def perft(board, depth, paths=False, *, jobs=None, hash_mb=0, executor=None,
+          checkpoint=None, progress=None):
+    """perft(depth) of `board`, split into tasks run in parallel; returns the count.
+
+    See `run` for the arguments; this returns only the number of leaves.
+    """
+    return run(board, depth, paths, jobs=jobs, hash_mb=hash_mb, executor=executor,
+               checkpoint=checkpoint, progress=progress).nodes
+
+
+def run(board, depth, paths=False, *, jobs=None, hash_mb=0, executor=None, checkpoint=None,
+        progress=None):
+    """Count perft(depth) of `board` and return a PerftResult.
+
+    - `jobs`: threads to use (default: all cores); ignored when `executor` is given.
+    - `hash_mb`: size of the transposition table in MiB (0: none).  Threads share one table;
+      each executor worker process keeps its own.
+    - `executor`: any concurrent.futures.Executor, e.g. a ProcessPoolExecutor or
+      `dask.distributed.Client(...).get_executor()`.
+    - `checkpoint`: a file path; finished tasks are written there, and a run started again
+      with the same file skips them.
+    - `progress`: called as progress(done, total, task, count) after each task.
+    """
+    from .board import _check_depth
+    depth = _check_depth(depth)
+    jobs = cpu_count() if jobs is None else int(jobs)
+    if jobs < 1:
+        raise ValueError(f"jobs must be 1 or more, not {jobs}")
+    if hash_mb < 0:
+        raise ValueError(f"hash size must be 0 (none) or a positive number of MiB, not {hash_mb}")
+    variant = board.variant
+    start = time.perf_counter()
+    # a checkpoint needs tasks to record, as parallel runs need tasks to share out
+    split_up = executor is not None or jobs > 1 or checkpoint is not None
+    tasks = split(board, depth, paths, min_tasks=max(32, 8 * jobs) if split_up else 1)
+    done = {}
+    store = None
+    if checkpoint is not None:
+        store = Checkpoint(checkpoint, {"variant": variant.name, "fen": board.fen(),
+                                        "depth": depth, "paths": bool(paths)}, tasks)
+        done.update(store.done)
+    resumed = len(done)
+    todo = [t for t in tasks if t.index not in done]
+    run_key = (variant.name, bool(paths), os.getpid(), id(tasks), time.time())
+    try:
+        if executor is None and jobs == 1:
+            table = _perft.PerftTable(hash_mb) if hash_mb else None
+            for task in todo:
+                count = _perft.perft(*task.masks, variant.rules, task.depth, paths, table)
+                _finish(task, count, done, store, progress, len(tasks))
+        elif executor is None:
+            table = _perft.PerftTable(hash_mb) if hash_mb else None
+            with ThreadPoolExecutor(max_workers=jobs) as pool:
+                futures = {pool.submit(_perft.perft, *t.masks, variant.rules, t.depth, paths,
+                                       table): t for t in todo}
+                _collect(futures, done, store, progress, len(tasks))
+        else:
+            futures = {executor.submit(run_task, (variant.name, t.masks, t.depth, bool(paths),
+                                                  hash_mb, run_key)): t for t in todo}
+            _collect(futures, done, store, progress, len(tasks))
+    finally:
+        if store is not None:
+            store.close()
+    divide = {}
+    for task in tasks:
+        if task.prefix:
+            divide[task.root_move] = divide.get(task.root_move, 0) + done[task.index] * task.weight
+    nodes = sum(done[t.index] * t.weight for t in tasks)
+    return PerftResult(nodes, divide, time.perf_counter() - start, len(tasks), resumed)
+
+
+def _finish(task, count, done, store, progress, total):
+    done[task.index] = count
+    if store is not None:
+        store.record(task.index, count)
+    if progress is not None:
+        progress(len(done), total, task, count)
+
+
+def _collect(futures, done, store, progress, total):
+    try:
+        for future in as_completed(futures):
+            _finish(futures[future], future.result(), done, store, progress, total)
+    except BaseException:
+        for future in futures:
+            future.cancel()
+        raise

@@ -1,0 +1,212 @@
+"""Issue 4: perft with a hash table, threads, processes, a dask cluster, and resumable runs.
+
+Every block of ../shared/perft is counted each way at its deepest line under LIMIT leaves.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+
+import shashki
+from shashki import perft as runner
+from perftfile import all_blocks
+
+LIMIT = 5_000_000
+BLOCKS = all_blocks()
+
+
+def _deepest(limit=LIMIT):
+    """(block, paths, depth, count): each block's deepest line under `limit`, per convention."""
+    out = []
+    for block in BLOCKS:
+        for paths, table in ((False, block.perft), (True, block.paths)):
+            lines = [(d, n) for d, n in table.items() if n <= limit]
+            if lines:
+                depth, count = max(lines)
+                out.append((block, paths, depth, count))
+    return out
+
+
+CASES = _deepest()
+
+
+def _check_all(count_fn):
+    wrong = []
+    for block, paths, depth, count in CASES:
+        got = count_fn(shashki.Board(block.variant, block.fen), depth, paths)
+        if got != count:
+            wrong.append(f"{block.id} paths={paths} depth {depth}: {got} != {count}")
+    assert not wrong, "\n".join(wrong)
+    assert len(CASES) >= 600
+
+
+def test_hash_table_counts():
+    _check_all(lambda board, depth, paths: board.perft(depth, paths, jobs=1, hash_mb=16))
+
+
+def test_hash_table_counts_deeper_start_positions():
+    for block in BLOCKS:
+        if block.id.endswith("-start"):
+            for paths, table in ((False, block.perft), (True, block.paths)):
+                depth = 10
+                board = shashki.Board(block.variant, block.fen)
+                assert board.perft(depth, paths, jobs=1, hash_mb=32) == table[depth], block.id
+
+
+def test_threads():
+    _check_all(lambda board, depth, paths: runner.run(board, depth, paths, jobs=2).nodes)
+
+
+def test_threads_with_a_shared_hash_table():
+    _check_all(lambda board, depth, paths: runner.run(board, depth, paths, jobs=2,
+                                                      hash_mb=8).nodes)
+
+
+def test_processes():
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        _check_all(lambda board, depth, paths: runner.run(board, depth, paths, executor=pool,
+                                                          hash_mb=8).nodes)
+
+
+def test_dask_local_cluster():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as client:
+        executor = client.get_executor()
+        _check_all(lambda board, depth, paths: runner.run(board, depth, paths,
+                                                          executor=executor).nodes)
+
+
+def test_split_tasks_add_up():
+    board = shashki.Board("brazilian")
+    tasks = runner.split(board, 9, paths=True, min_tasks=40)
+    assert len(tasks) >= 40
+    total = sum(t.weight * runner.run_task((board.variant.name, t.masks, t.depth, True, 0, None))
+                for t in tasks)
+    assert total == board.perft(9, paths=True, jobs=1)
+
+
+def test_divide_of_a_run_matches_board_divide():
+    board = shashki.Board("russian")
+    result = runner.run(board, 8, jobs=2)
+    assert result.divide == {str(m): n for m, n in board.divide(8).items()}
+
+
+class _Interrupt(Exception):
+    pass
+
+
+def _interrupt_after(n):
+    def progress(done, total, task, count):
+        if done >= n:
+            raise _Interrupt
+    return progress
+
+
+@pytest.mark.parametrize("variant,depth,paths", [
+    ("russian", 9, False), ("english", 10, True), ("italian", 9, True), ("brazilian", 9, False),
+    ("giveaway", 8, True)])
+def test_interrupted_run_resumes_without_recounting(tmp_path, variant, depth, paths):
+    board = shashki.Board(variant)
+    path = tmp_path / "run.ckpt"
+    with pytest.raises(_Interrupt):
+        runner.run(board, depth, paths, jobs=1, checkpoint=path, progress=_interrupt_after(7))
+    counted = []
+    result = runner.run(board, depth, paths, jobs=2, checkpoint=path,
+                        progress=lambda done, total, task, count: counted.append(task.index))
+    assert result.nodes == board.perft(depth, paths, jobs=1)
+    assert result.resumed == 7
+    assert len(counted) == result.tasks - 7
+    # a finished checkpoint answers at once
+    again = runner.run(board, depth, paths, jobs=1, checkpoint=path)
+    assert again.nodes == result.nodes and again.resumed == result.tasks
+
+
+def test_foreign_checkpoint_is_refused(tmp_path):
+    path = tmp_path / "run.ckpt"
+    runner.run(shashki.Board("russian"), 8, jobs=2, checkpoint=path)
+    with pytest.raises(runner.CheckpointError, match="another run"):
+        runner.run(shashki.Board("russian"), 8, True, jobs=2, checkpoint=path)
+    with pytest.raises(runner.CheckpointError, match="another run"):
+        runner.run(shashki.Board("brazilian"), 8, jobs=2, checkpoint=path)
+
+
+def test_damaged_checkpoint_is_refused(tmp_path):
+    path = tmp_path / "run.ckpt"
+    board = shashki.Board("english")
+    runner.run(board, 8, jobs=2, checkpoint=path)
+    lines = path.read_text().splitlines()
+    entry = json.loads(lines[3])
+    entry["count"] += 1                       # a forged count
+    lines[3] = json.dumps(entry)
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(runner.CheckpointError, match="damaged at line 4"):
+        runner.run(board, 8, jobs=2, checkpoint=path)
+    path.write_bytes(b"\x00\xffnot a checkpoint\n")
+    with pytest.raises(runner.CheckpointError, match="not a shashki perft checkpoint"):
+        runner.run(board, 8, jobs=2, checkpoint=path)
+    assert issubclass(runner.CheckpointError, ValueError)
+
+
+def test_a_line_cut_short_is_counted_again(tmp_path):
+    path = tmp_path / "run.ckpt"
+    board = shashki.Board("russian")
+    runner.run(board, 8, jobs=1, checkpoint=path)
+    text = path.read_text()
+    path.write_text(text[: len(text) - 10])   # the last line loses its end
+    result = runner.run(board, 8, jobs=1, checkpoint=path)
+    assert result.nodes == 929899 and result.resumed == result.tasks - 1
+
+
+def test_cli_interrupted_by_a_signal_resumes(tmp_path):
+    path = tmp_path / "cli.ckpt"
+    cmd = [sys.executable, "-m", "shashki", "perft", "english", "12", "--paths", "--jobs", "1",
+           "--checkpoint", str(path), "--json", "--progress", "off"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.time() + 60
+    while time.time() < deadline:           # wait for a few finished tasks, then interrupt
+        if path.exists() and path.read_text().count("\n") >= 4:
+            break
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=60)
+    done_before = path.read_text().count("\n") - 1
+    assert done_before >= 3
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=True).stdout
+    result = json.loads(out)
+    assert result["nodes"] == 388623673
+    assert result["resumed_tasks"] >= done_before
+
+
+def test_cli_json_and_depth_range():
+    out = subprocess.run([sys.executable, "-m", "shashki", "perft", "italian", "6", "--json",
+                          "--hash", "4", "-j", "2"], capture_output=True, text=True,
+                         check=True).stdout
+    data = json.loads(out)
+    assert data["nodes"] == 36473 and sum(data["moves"].values()) == 36473
+    assert set(data) >= {"nodes", "seconds", "rate", "moves", "depth", "variant"}
+    table = subprocess.run([sys.executable, "-m", "shashki", "perft", "english",
+                            "--depth-range", "1-6"], capture_output=True, text=True,
+                           check=True).stdout
+    assert [line.split()[1] for line in table.splitlines()[2:]] == \
+        ["7", "49", "302", "1469", "7361", "36768"]
+
+
+@pytest.mark.parametrize("args", [["perft", "russian", "-3"], ["perft", "russian", "x"],
+                                  ["perft", "russian", "5", "--jobs", "0"],
+                                  ["perft", "russian", "5", "--hash", "-1"],
+                                  ["perft", "russian", "--depth-range", "5-2"],
+                                  ["perft", "russian"], ["perft", "chess", "3"],
+                                  ["perft", "russian", "3", "--fen", "W:Wz9"]])
+def test_cli_bad_arguments_exit_2(args):
+    proc = subprocess.run([sys.executable, "-m", "shashki"] + args, capture_output=True,
+                          text=True)
+    assert proc.returncode == 2
+    assert "error" in proc.stderr and "Traceback" not in proc.stderr
