@@ -29,7 +29,7 @@ if os.environ.get("SHASHKI_DEBUG"):
 extensions = [
     Extension(f"shashki._core.{name}", [f"src/shashki/_core/{name}.pyx"],
               extra_compile_args=compile_args())
-    for name in ("movegen", "perft")
+    for name in ("movegen", "perft", "search")
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=directives,

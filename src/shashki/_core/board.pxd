@@ -113,3 +113,30 @@ cdef inline void make_move(Position *dst, const Position *src, const Move *m) no
         k = k | t
     dst.kings = k
     dst.turn = them
+
+
+# Square numbering at the Python edge: 0..31 row by row from a1 (a1 = 0, c1 = 1, ..., h8 = 31).
+cdef inline int ghost_of(int s) noexcept nogil:
+    return 9 * (s >> 3) + 5 * ((s >> 2) & 1) + (s & 3)
+
+cdef inline int square_of(int g) noexcept nogil:
+    # inverse of ghost_of on the 32 playable bits
+    return g - g // 9 - (1 if g % 9 >= 5 else 0)
+
+cdef inline u64 to_ghost(unsigned long long mask) noexcept nogil:
+    cdef u64 out = 0
+    cdef int s
+    while mask:
+        s = ctz(mask)
+        mask &= mask - 1
+        out |= (<u64>1) << ghost_of(s)
+    return out
+
+cdef inline unsigned long long from_ghost(u64 mask) noexcept nogil:
+    cdef unsigned long long out = 0
+    cdef int g
+    while mask:
+        g = ctz(mask)
+        mask &= mask - 1
+        out |= (<unsigned long long>1) << square_of(g)
+    return out

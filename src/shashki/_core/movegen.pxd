@@ -1,8 +1,10 @@
-from .board cimport Position, Rules, MoveList, u64
+from .board cimport Position, Rules, Move, MoveList, u64
 
 cdef void gen_captures(const Position *p, const Rules *r, MoveList *ml) noexcept nogil
 cdef void gen_moves(const Position *p, const Rules *r, MoveList *ml) noexcept nogil
 cdef u64 count_moves(const Position *p, const Rules *r, bint paths) noexcept nogil
+cdef u64 zobrist(const Position *p) noexcept nogil
+cdef u64 key_after(u64 key, const Position *p, const Move *m) noexcept nogil
 
 cdef class RuleSet:
     cdef Rules c

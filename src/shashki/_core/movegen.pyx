@@ -10,7 +10,8 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.stdint cimport uint32_t, uint8_t
 from .board cimport (u64, WHITE, BLACK, MAXMOVES, MAXPATH, PROMO_KING, PROMO_MAN, PROMO_STOP,
                      PREC_FREE, PREC_MAJORITY, PREC_ITALIAN, Rules, Position, Move, MovePath,
-                     MoveList, BOARD, ROW1, ROW8, step, popcount, ctz, make_move)
+                     MoveList, BOARD, ROW1, ROW8, step, popcount, ctz, make_move,
+                     ghost_of, square_of, to_ghost, from_ghost)
 
 # Directions: index 0..3 = NE, NW, SE, SW.  OPP[i] is the reverse of direction i.
 cdef int DIRS[4]
@@ -351,39 +352,65 @@ cdef u64 count_moves(const Position *p, const Rules *r, bint paths) noexcept nog
 
 
 # -------------------------------------------------------------------------------------------
+# Zobrist keys: one per (colour, man/king, square), and one for Black to move
+
+cdef u64 ZOBRIST[2][2][64]
+cdef u64 ZSIDE
+
+
+cdef u64 splitmix64(u64 *state) noexcept nogil:
+    # a fixed seed: keys are the same in every process, so tasks can move between machines
+    state[0] += 0x9E3779B97F4A7C15ULL
+    cdef u64 z = state[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef void init_zobrist() noexcept nogil:
+    global ZSIDE
+    cdef u64 state = 0x53484153484B4921ULL
+    cdef int c, k, s
+    for c in range(2):
+        for k in range(2):
+            for s in range(64):
+                ZOBRIST[c][k][s] = splitmix64(&state)
+    ZSIDE = splitmix64(&state)
+
+
+init_zobrist()
+
+
+cdef u64 zobrist(const Position *p) noexcept nogil:
+    cdef u64 key = ZSIDE if p.turn else 0
+    cdef u64 b
+    cdef int c, s
+    for c in range(2):
+        b = p.pieces[c]
+        while b:
+            s = ctz(b)
+            b &= b - 1
+            key ^= ZOBRIST[c][(p.kings >> s) & 1][s]
+    return key
+
+
+cdef u64 key_after(u64 key, const Position *p, const Move *m) noexcept nogil:
+    cdef int us = p.turn
+    cdef int them = us ^ 1
+    cdef int was_king = (p.kings >> m.frm) & 1
+    cdef u64 cap = m.captured
+    cdef int s
+    key ^= ZOBRIST[us][was_king][m.frm] ^ ZOBRIST[us][was_king | m.promote][m.to] ^ ZSIDE
+    while cap:
+        s = ctz(cap)
+        cap &= cap - 1
+        key ^= ZOBRIST[them][(p.kings >> s) & 1][s]
+    return key
+
+
+# -------------------------------------------------------------------------------------------
 # The Python edge.  Squares are numbered 0..31 row by row from White's side (a1 = 0, c1 = 1,
 # ..., h8 = 31); bitmasks use the same numbering.  The ghost layout stays inside the core.
-
-cdef uint8_t GHOST_OF[32]
-cdef int SQUARE_OF[64]
-cdef int _s, _g
-for _g in range(64):
-    SQUARE_OF[_g] = -1
-for _s in range(32):
-    _g = 9 * (_s // 8) + 5 * ((_s // 4) % 2) + _s % 4
-    GHOST_OF[_s] = _g
-    SQUARE_OF[_g] = _s
-
-
-cdef inline u64 to_ghost(unsigned long long mask) noexcept nogil:
-    cdef u64 out = 0
-    cdef int s
-    while mask:
-        s = ctz(mask)
-        mask &= mask - 1
-        out |= (<u64>1) << GHOST_OF[s]
-    return out
-
-
-cdef inline unsigned long long from_ghost(u64 mask) noexcept nogil:
-    cdef unsigned long long out = 0
-    cdef int g
-    while mask:
-        g = ctz(mask)
-        mask &= mask - 1
-        out |= (<unsigned long long>1) << SQUARE_OF[g]
-    return out
-
 
 cdef class RuleSet:
     """The rules record of one game, as the core reads it (see shashki.variants)."""
@@ -454,12 +481,12 @@ def legal_moves(white, black, kings, turn, RuleSet rules not None):
         for i in range(ml.n):
             m = &ml.moves[i]
             if m.ncapt:
-                path = tuple([SQUARE_OF[buf[i].land[j]] for j in range(buf[i].n)])
-                taken = tuple([SQUARE_OF[buf[i].took[j]] for j in range(buf[i].n)])
+                path = tuple([square_of(buf[i].land[j]) for j in range(buf[i].n)])
+                taken = tuple([square_of(buf[i].took[j]) for j in range(buf[i].n)])
             else:
-                path = (SQUARE_OF[m.to],)
+                path = (square_of(m.to),)
                 taken = ()
-            out.append((SQUARE_OF[m.frm], SQUARE_OF[m.to], from_ghost(m.captured), m.paths,
+            out.append((square_of(m.frm), square_of(m.to), from_ghost(m.captured), m.paths,
                         bool(m.promote), path, taken))
         return out
     finally:
@@ -473,8 +500,8 @@ def apply_move(white, black, kings, turn, int origin, int destination, captured,
     position_from_masks(&p, white, black, kings, turn)
     if not (0 <= origin < 32 and 0 <= destination < 32):
         raise ValueError("squares are numbered 0..31")
-    m.frm = GHOST_OF[origin]
-    m.to = GHOST_OF[destination]
+    m.frm = ghost_of(origin)
+    m.to = ghost_of(destination)
     m.captured = to_ghost(captured)
     m.promote = promote
     make_move(&q, &p, &m)

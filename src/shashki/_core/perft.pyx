@@ -18,8 +18,9 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.string cimport memset
 from libc.stdint cimport uint8_t, uint64_t
 
-from .board cimport u64, Position, Move, MoveList, Rules, make_move, ctz
-from .movegen cimport RuleSet, gen_moves, count_moves, position_from_masks
+from .board cimport u64, Position, Move, MoveList, Rules, make_move
+from .movegen cimport (RuleSet, gen_moves, count_moves, position_from_masks, zobrist,
+                       key_after)
 
 cdef extern from *:
     """
@@ -36,62 +37,6 @@ cdef extern from *:
     """
     void lock "shashki_lock"(volatile char *l) noexcept nogil
     void unlock "shashki_unlock"(volatile char *l) noexcept nogil
-
-
-# --- Zobrist keys: one per (colour, man/king, square), and one for Black to move -------------
-
-cdef u64 ZOBRIST[2][2][64]
-cdef u64 ZSIDE
-
-
-cdef u64 splitmix64(u64 *state) noexcept nogil:
-    # a fixed seed: keys are the same in every process, so tasks can move between machines
-    state[0] += 0x9E3779B97F4A7C15ULL
-    cdef u64 z = state[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
-cdef void init_zobrist() noexcept nogil:
-    global ZSIDE
-    cdef u64 state = 0x53484153484B4921ULL
-    cdef int c, k, s
-    for c in range(2):
-        for k in range(2):
-            for s in range(64):
-                ZOBRIST[c][k][s] = splitmix64(&state)
-    ZSIDE = splitmix64(&state)
-
-
-init_zobrist()
-
-
-cdef u64 zobrist(const Position *p) noexcept nogil:
-    cdef u64 key = ZSIDE if p.turn else 0
-    cdef u64 b
-    cdef int c, s
-    for c in range(2):
-        b = p.pieces[c]
-        while b:
-            s = ctz(b)
-            b &= b - 1
-            key ^= ZOBRIST[c][(p.kings >> s) & 1][s]
-    return key
-
-
-cdef inline u64 key_after(u64 key, const Position *p, const Move *m) noexcept nogil:
-    cdef int us = p.turn
-    cdef int them = us ^ 1
-    cdef int was_king = (p.kings >> m.frm) & 1
-    cdef u64 cap = m.captured
-    cdef int s
-    key ^= ZOBRIST[us][was_king][m.frm] ^ ZOBRIST[us][was_king | m.promote][m.to] ^ ZSIDE
-    while cap:
-        s = ctz(cap)
-        cap &= cap - 1
-        key ^= ZOBRIST[them][(p.kings >> s) & 1][s]
-    return key
 
 
 # --- the table -------------------------------------------------------------------------------

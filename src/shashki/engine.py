@@ -1,0 +1,205 @@
+"""A built-in engine for all five games.
+
+    >>> import shashki
+    >>> from shashki import engine
+    >>> result = engine.search(shashki.Board("russian"), depth=6)
+    >>> result.best_move in shashki.Board("russian").legal_moves
+    True
+
+The search itself (shashki._core.search) is iterative-deepening PVS in C with a
+transposition table, quiescence over captures and the game's draw rules; this module turns a
+Board into its inputs, manages time and turns the principal variation back into Moves.
+"""
+
+import threading
+from dataclasses import dataclass, field
+
+from ._core import search as _search
+from .variants import get_variant
+
+MAX_DEPTH = _search.MAX_PLY - 11
+_WIN = _search.WIN_SCORE
+
+
+@dataclass(frozen=True)
+class Score:
+    """A score from the side to move's point of view, in hundredths of a man.
+
+    `win_in` is the number of the side to move's own moves to a forced win (negative: the
+    opponent's moves to a forced loss), or None.
+    """
+    value: int
+
+    @property
+    def win_in(self):
+        if self.value > _WIN - _search.MAX_PLY:
+            return (_WIN - self.value + 1) // 2
+        if self.value < -_WIN + _search.MAX_PLY:
+            return -((_WIN + self.value) // 2)
+        return None
+
+    @property
+    def is_win(self):
+        w = self.win_in
+        return w is not None and w > 0
+
+    def __str__(self):
+        w = self.win_in
+        if w is not None:
+            return f"win in {w}" if w > 0 else f"loss in {-w}"
+        return f"{self.value / 100:+.2f}"
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    best_move: object          # a Move of the searched board, or None with no legal move
+    score: Score
+    pv: list = field(default_factory=list)
+    depth: int = 0
+    nodes: int = 0
+    time: float = 0.0
+    seldepth: int = 0
+
+    @property
+    def nps(self):
+        return self.nodes / self.time if self.time > 0 else 0.0
+
+
+def _weights(variant):
+    flying = variant.flying_kings
+    return dict(man=100, king=300 if flying else 150, advance=3 if flying else 4,
+                back_rank=6, centre=4, reversed=variant.reversed_goal,
+                draw_plies=2 * (variant.kings_only_limit or variant.no_progress_limit))
+
+
+class Engine:
+    """A search engine for one game, with its own hash table (`hash_mb` MiB) kept between
+    moves.  `stop()` may be called from another thread to end a running search."""
+
+    def __init__(self, variant="russian", hash_mb=32, **weights):
+        self.variant = get_variant(variant)
+        params = _weights(self.variant)
+        params.update(weights)
+        self._searcher = _search.Searcher(self.variant.rules, hash_mb, **params)
+        self._lock = threading.Lock()
+        self._stopped = False
+
+    def new_game(self):
+        self._searcher.clear()
+
+    def stop(self):
+        self._stopped = True
+        self._searcher.stop()
+
+    def evaluate(self, board):
+        """The static evaluation of `board` from the side to move."""
+        return self._searcher.evaluate(*board._masks())
+
+    def search(self, board, depth=None, nodes=None, movetime=None, *, clock=None,
+               increment=0.0, info=None):
+        """Search `board` and return a SearchResult.
+
+        Limits (any combination; none given means depth 8): `depth` in plies, `nodes`,
+        `movetime` in seconds, or `clock` (seconds left for the side to move) with
+        `increment`.  `info(result)` is called after each completed iteration.
+        """
+        if board.variant != self.variant:
+            raise ValueError(f"this engine plays {self.variant.name}, not {board.variant.name}")
+        if depth is not None and not (isinstance(depth, int) and 1 <= depth <= MAX_DEPTH):
+            raise ValueError(f"depth must be an int from 1 to {MAX_DEPTH}, not {depth!r}")
+        if nodes is not None and not (isinstance(nodes, int) and nodes > 0):
+            raise ValueError(f"nodes must be a positive int, not {nodes!r}")
+        for name, value in (("movetime", movetime), ("clock", clock)):
+            if value is not None and not value > 0:
+                raise ValueError(f"{name} must be a positive number of seconds, not {value!r}")
+        with self._lock:
+            self._stopped = False
+            return self._search(board, depth, nodes, movetime, clock, increment, info)
+
+    def _search(self, board, depth, nodes, movetime, clock, increment, info):
+        start = _search.now_seconds()
+        budget = movetime
+        if clock is not None:
+            # a fortieth of the clock plus most of the increment, never more than half of it
+            budget = min(clock / 40 + 0.8 * increment, clock / 2)
+            if movetime is not None:
+                budget = min(budget, movetime)
+        if depth is None and nodes is None and budget is None:
+            depth = 8
+        max_depth = depth or MAX_DEPTH
+        deadline = start + budget if budget is not None else 0.0
+        history, reversible = self._history(board)
+        masks = board._masks()
+        legal = list(board.legal_moves)
+        if not legal:
+            score = Score(_WIN if self.variant.reversed_goal else -_WIN)
+            return SearchResult(None, score, [], 0, 0, 0.0, 0)
+        best = None
+        total_nodes = 0
+        for d in range(1, max_depth + 1):
+            left = None if nodes is None else nodes - total_nodes
+            if left is not None and left <= 0:
+                break
+            score, pv, n, seldepth, completed = self._searcher.search(
+                *masks, d, history, reversible, left or 0, deadline)
+            total_nodes += n
+            elapsed = _search.now_seconds() - start
+            if not completed and best is not None:
+                best = SearchResult(best.best_move, best.score, best.pv, best.depth,
+                                    total_nodes, elapsed, best.seldepth)
+                break
+            moves = self._pv_moves(board, pv)
+            if not moves:           # stopped before any move was searched
+                moves = [legal[0]]
+            best = SearchResult(moves[0], Score(score), moves, d, total_nodes, elapsed, seldepth)
+            if info is not None and completed:
+                info(best)
+            if not completed or self._stopped:
+                break
+            if Score(score).win_in is not None and d > 2 * abs(Score(score).win_in) + 2:
+                break               # a forced result found: deeper search will not change it
+            if len(legal) == 1 and depth is None:
+                break               # a forced move needs no thought
+            if budget is not None and elapsed > 0.45 * budget:
+                break               # the next iteration would not finish in time
+        return best
+
+    def _history(self, board):
+        """Keys of the earlier positions since the last irreversible move, oldest first."""
+        keys = []
+        replay = board.copy()
+        while replay.move_stack:
+            move = replay.pop()
+            piece = replay.piece_at(move.origin)
+            if move.is_capture or (piece is not None and not piece[1]):
+                break
+            keys.append(_search.position_key(*replay._masks()))
+        keys.reverse()
+        return keys, len(keys)
+
+    @staticmethod
+    def _pv_moves(board, pv):
+        moves = []
+        replay = board.copy(stack=False)
+        for origin, dest, captured in pv:
+            match = [m for m in replay.legal_moves
+                     if m.origin == origin and m.destination == dest
+                     and m.captured_mask == captured]
+            if not match:
+                break
+            moves.append(replay.push(match[0]))
+        return moves
+
+
+_engines = {}
+
+
+def search(board, depth=None, nodes=None, movetime=None, *, clock=None, increment=0.0,
+           info=None, hash_mb=32):
+    """Search `board` with a shared engine for its game; see Engine.search."""
+    key = (board.variant.name, hash_mb)
+    engine = _engines.get(key)
+    if engine is None:
+        engine = _engines[key] = Engine(board.variant, hash_mb)
+    return engine.search(board, depth, nodes, movetime, clock=clock, increment=increment,
+                         info=info)
