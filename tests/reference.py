@@ -1,0 +1,357 @@
+"""A slow, independent reference of the move rules in shared/RULES.md, for the tests only.
+
+It was written from RULES.md alone, without reading shashki's core, so that the tests can
+cross-check the Cython move generator on positions that no data file holds.  Everything is
+plain Python over a dict board, {(file, rank): Piece}, and favours being obviously right over
+being fast.
+
+Geometry: (file, rank) are 0..7 on the standard board seen from White (a1 = (0, 0), dark);
+the dark squares are those with file + rank even.  White starts on ranks 0-2 and its men move
+up (rank + 1) in every game.  Squares are numbered as shashki numbers them, so results compare
+directly: square = 4 * rank + file // 2 (a1 = 0, c1 = 1, ..., h8 = 31).  The italian board has
+a light a1; it is mirrored left to right onto this geometry (a mirror keeps every rule), so the
+italian a8 = 1 is square h8 = 31 here.
+
+A capture route is (origin, captured squares in capture order, destination), the unit of the
+"keep duplicates" perft convention; a move is (origin, destination, set of captured squares)
+and may be made by several routes (RULES.md "Move identity and perft").
+"""
+
+from collections import namedtuple
+
+WHITE, BLACK = 0, 1
+DIAGONALS = ((1, 1), (-1, 1), (1, -1), (-1, -1))
+
+Piece = namedtuple("Piece", "color king")
+
+#: name, flying kings, men capture backward, men may capture kings, promotion during a capture
+#: ("king": crowned at once and goes on as a king; "man": goes on as a man, crowned only if it
+#: ends on the far row; "stop": the move ends and the man is crowned), choice among captures
+#: ("free", "majority", "italian"), first to move, square notation, capture separator
+Rules = namedtuple("Rules", "name flying men_back men_take_kings promotion precedence first "
+                            "notation sep")
+
+RULES = {
+    "russian": Rules("russian", True, True, True, "king", "free", WHITE, "algebraic", ":"),
+    "giveaway": Rules("giveaway", True, True, True, "king", "free", WHITE, "algebraic", ":"),
+    "brazilian": Rules("brazilian", True, True, True, "man", "majority", WHITE, "algebraic",
+                       "x"),
+    "italian": Rules("italian", False, False, False, "stop", "italian", WHITE, "italian", "x"),
+    "english": Rules("english", False, False, True, "stop", "free", BLACK, "english", "x"),
+}
+
+START_FEN = {
+    "russian": "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+    "giveaway": "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+    "brazilian": "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+    "italian": "W:W21-32:B1-12",
+    "english": "B:W21-32:B1-12",
+}
+
+
+# --- squares and their names ---------------------------------------------------------------
+
+def on_board(file, rank):
+    return 0 <= file < 8 and 0 <= rank < 8
+
+
+def square_of(coord):
+    file, rank = coord
+    assert on_board(file, rank) and (file + rank) % 2 == 0, coord
+    return 4 * rank + file // 2
+
+
+def coord_of(square):
+    rank = square // 4
+    # the dark squares of an even rank are on even files (a1, c1, ...), of an odd rank on odd
+    return 2 * (square % 4) + rank % 2, rank
+
+
+def _numbered_coord(number, notation):
+    """(file, rank) of square `number` 1..32: counted row by row from the top-left seen from
+    White, four dark squares a row."""
+    row, col = divmod(number - 1, 4)
+    rank = 7 - row
+    if notation == "english":
+        # a1 dark: the dark squares of rank 8 are b8, d8, f8, h8 (1 = b8, 29 = a1)
+        return 2 * col + rank % 2, rank
+    # italian: the real board has a light a1, so rank 8's dark squares are a8, c8, e8, g8
+    # (1 = a8, 32 = h1); mirror the file to put the square on the a1-dark geometry
+    real_file = 2 * col + (1 - rank % 2)
+    return 7 - real_file, rank
+
+
+def square_from_name(name, notation):
+    """Square of a name in the game's notation.  The algebraic games also accept numbers in
+    the english numbering (RULES.md, FEN)."""
+    name = name.strip().lower()
+    if name.isdigit():
+        number = int(name)
+        assert 1 <= number <= 32, name
+        return square_of(_numbered_coord(number, "english" if notation == "algebraic"
+                                         else notation))
+    assert notation == "algebraic", name
+    return square_of(("abcdefgh".index(name[0]), int(name[1:]) - 1))
+
+
+def square_name(square, notation):
+    for number in range(1, 33):
+        if notation != "algebraic" and square_from_name(str(number), notation) == square:
+            return str(number)
+    file, rank = coord_of(square)
+    return "abcdefgh"[file] + str(rank + 1)
+
+
+# --- positions -----------------------------------------------------------------------------
+
+class Position:
+    """A board {(file, rank): Piece} and the side to move, in one game."""
+
+    def __init__(self, variant, board, turn):
+        self.rules = RULES[variant]
+        self.board = dict(board)
+        self.turn = turn
+
+    @classmethod
+    def from_fen(cls, variant, fen):
+        """Read a PDN FEN such as 'W:W21,22,K30:B1-12' or 'B:Wa1,Kc3:Bd8' (ranges allowed)."""
+        notation = RULES[variant].notation
+        fields = fen.strip().rstrip(".").split(":")
+        turn = {"W": WHITE, "B": BLACK}[fields[0].upper()]
+        board = {}
+        for section in fields[1:]:
+            if not section:
+                continue
+            color = {"W": WHITE, "B": BLACK}[section[0].upper()]
+            for item in section[1:].split(","):
+                if not item:
+                    continue
+                king = item[0].upper() == "K"
+                item = item[1:] if king else item
+                if "-" in item:
+                    first, last = item.split("-")
+                    names = [str(n) for n in range(int(first), int(last) + 1)]
+                else:
+                    names = [item]
+                for name in names:
+                    coord = coord_of(square_from_name(name, notation))
+                    assert coord not in board, fen
+                    board[coord] = Piece(color, king)
+        return cls(variant, board, turn)
+
+    def fen(self):
+        """The FEN in the game's notation (shashki reads it; used to print disagreements)."""
+        notation = self.rules.notation
+        parts = ["W" if self.turn == WHITE else "B"]
+        for color in (WHITE, BLACK):
+            items = [("K" if p.king else "") + square_name(square_of(c), notation)
+                     for c, p in sorted(self.board.items(), key=lambda kv: square_of(kv[0]))
+                     if p.color == color]
+            parts.append("WB"[color] + ",".join(items))
+        return ":".join(parts)
+
+    def copy(self):
+        return Position(self.rules.name, self.board, self.turn)
+
+    def __repr__(self):
+        return f"Position({self.rules.name!r}, {self.fen()!r})"
+
+    # --- the rules -------------------------------------------------------------------------
+
+    def forward(self, color):
+        return 1 if color == WHITE else -1
+
+    def far_rank(self, color):
+        return 7 if color == WHITE else 0
+
+    def capture_routes(self):
+        """Every capture route of the side to move, before the choice rules: a dict
+        {(origin, captured tuple, destination): promoted}, all squares as ints."""
+        routes = {}
+        for coord, piece in self.board.items():
+            if piece.color == self.turn:
+                self._routes_from(coord, piece, routes)
+        return routes
+
+    def _routes_from(self, origin, piece, routes):
+        # Turkish strike: captured pieces stay on the board (they block and cannot be jumped
+        # twice) until the move ends, and the moving piece's origin counts as empty.
+        occupied = {c: p for c, p in self.board.items() if c != origin}
+        rules = self.rules
+        color = piece.color
+
+        def jumps(pos, king, captured):
+            """Each single capture from pos: (captured coord, list of landing coords)."""
+            out = []
+            if king:
+                directions = DIAGONALS
+            else:
+                fwd = self.forward(color)
+                directions = [d for d in DIAGONALS if d[1] == fwd or rules.men_back]
+            for df, dr in directions:
+                if king and rules.flying:
+                    # a flying king slides over empty squares to the first piece on the line
+                    f, r = pos[0] + df, pos[1] + dr
+                    while on_board(f, r) and (f, r) not in occupied:
+                        f, r = f + df, r + dr
+                else:
+                    f, r = pos[0] + df, pos[1] + dr
+                if not on_board(f, r) or (f, r) not in occupied:
+                    continue
+                victim = occupied[(f, r)]
+                if victim.color == color or (f, r) in captured:
+                    continue
+                if not king and victim.king and not rules.men_take_kings:
+                    continue
+                landings = []
+                lf, lr = f + df, r + dr
+                while on_board(lf, lr) and (lf, lr) not in occupied:
+                    landings.append((lf, lr))
+                    if not (king and rules.flying):
+                        break  # men and short kings land right behind the captured piece
+                    lf, lr = lf + df, lr + dr
+                if landings:
+                    out.append(((f, r), landings))
+            return out
+
+        def extend(pos, king, crowned, captured):
+            for victim, landings in jumps(pos, king, captured):
+                taken = captured + (victim,)
+                after = []  # (landing, king, crowned, may go on)
+                for land in landings:
+                    if not king and land[1] == self.far_rank(color):
+                        if rules.promotion == "king":
+                            after.append((land, True, True, True))
+                        elif rules.promotion == "stop":
+                            after.append((land, False, True, False))
+                        else:  # "man": goes on as a man, crowned only if it ends here
+                            after.append((land, False, False, True))
+                    else:
+                        after.append((land, king, crowned, True))
+                # FMJD-64 4.6: if the capture can go on from some landing squares, the piece
+                # must land on one of them and go on; otherwise every landing ends a route
+                going_on = [a for a in after if a[3] and jumps(a[0], a[1], taken)]
+                if going_on:
+                    for land, k, c, _ in going_on:
+                        extend(land, k, c, taken)
+                else:
+                    for land, k, c, _ in after:
+                        if not k and land[1] == self.far_rank(color):
+                            c = True  # "man" rule: ends on the far row
+                        key = (square_of(origin), tuple(square_of(v) for v in taken),
+                               square_of(land))
+                        if key in routes:
+                            assert routes[key] == c, ("promotion differs by route", key)
+                        routes[key] = c
+
+        extend(origin, piece.king, False, ())
+
+    def legal_routes(self):
+        """The capture routes the side to move may choose (after majority / italian rules),
+        as {(origin, captured tuple, destination): promoted}; empty when it cannot capture."""
+        routes = self.capture_routes()
+        precedence = self.rules.precedence
+        if not routes or precedence == "free":
+            return routes
+        most = max(len(k[1]) for k in routes)
+        routes = {k: v for k, v in routes.items() if len(k[1]) == most}
+        if precedence == "majority":
+            return routes
+
+        def piece(square):
+            return self.board[coord_of(square)]
+
+        # italian (FID 6.6-6.10), in order: most pieces (done above); a king's capture beats
+        # a man's; most kings captured; the kings met earliest (kinds in capture order, king
+        # before man at the first difference); the rest are free.
+        by_king = {k: v for k, v in routes.items() if piece(k[0]).king}
+        if by_king:
+            routes = by_king
+        kings = {k: sum(piece(s).king for s in k[1]) for k in routes}
+        best = max(kings.values())
+        routes = {k: v for k, v in routes.items() if kings[k] == best}
+        order = {k: tuple(piece(s).king for s in k[1]) for k in routes}
+        best = max(order.values())  # True > False: king before man wins
+        return {k: v for k, v in routes.items() if order[k] == best}
+
+    def simple_moves(self):
+        """Non-capturing moves: {(origin, destination): promoted}."""
+        moves = {}
+        for coord, piece in self.board.items():
+            if piece.color != self.turn:
+                continue
+            if piece.king:
+                directions = DIAGONALS
+            else:
+                directions = [d for d in DIAGONALS if d[1] == self.forward(piece.color)]
+            for df, dr in directions:
+                f, r = coord[0] + df, coord[1] + dr
+                while on_board(f, r) and (f, r) not in self.board:
+                    promoted = not piece.king and r == self.far_rank(piece.color)
+                    moves[(square_of(coord), square_of((f, r)))] = promoted
+                    if not (piece.king and self.rules.flying):
+                        break
+                    f, r = f + df, r + dr
+        return moves
+
+    def moves(self):
+        """The legal moves: {(origin, destination, frozenset captured): (routes, promoted)}.
+        A capture, when there is one, is compulsory."""
+        out = {}
+        routes = self.legal_routes()
+        if routes:
+            for (origin, taken, dest), promoted in routes.items():
+                key = (origin, dest, frozenset(taken))
+                count, was = out.get(key, (0, promoted))
+                assert was == promoted, ("promotion differs by route", key)
+                out[key] = (count + 1, promoted)
+            return out
+        for (origin, dest), promoted in self.simple_moves().items():
+            out[(origin, dest, frozenset())] = (1, promoted)
+        return out
+
+    def play(self, move, promoted):
+        """The position after move (origin, destination, captured set)."""
+        origin, dest, taken = move
+        child = self.copy()
+        piece = child.board.pop(coord_of(origin))
+        for square in taken:
+            del child.board[coord_of(square)]
+        assert coord_of(dest) not in child.board
+        child.board[coord_of(dest)] = Piece(piece.color, piece.king or promoted)
+        child.turn = 1 - self.turn
+        return child
+
+    def perft(self, depth, paths=False):
+        """Leaves `depth` plies down: unique moves, or every route with paths=True."""
+        if depth == 0:
+            return 1
+        total = 0
+        for move, (routes, promoted) in self.moves().items():
+            below = 1 if depth == 1 else self.play(move, promoted).perft(depth - 1, paths)
+            total += below * (routes if paths else 1)
+        return total
+
+    # --- move text -------------------------------------------------------------------------
+
+    def move_texts(self):
+        """{text: move key} in the short notation: `from-to`, `from<sep>to` for a capture;
+        a capture that shares its origin and destination with another move is named by its
+        captured set instead (its long form depends on the route the writer picks)."""
+        moves = self.moves()
+        notation = self.rules.notation
+        ends = {}
+        for origin, dest, _ in moves:
+            ends[origin, dest] = ends.get((origin, dest), 0) + 1
+        out = {}
+        for key in moves:
+            origin, dest, taken = key
+            name = square_name(origin, notation), square_name(dest, notation)
+            if not taken:
+                text = f"{name[0]}-{name[1]}"
+            elif ends[origin, dest] == 1:
+                text = f"{name[0]}{self.rules.sep}{name[1]}"
+            else:
+                text = ("ambiguous", origin, dest, taken)
+            out[text] = key
+        return out

@@ -1,0 +1,426 @@
+"""shashki's move generator against the slow reference in reference.py, on positions no data
+file holds.
+
+The reference is first checked against the data (the published rule tests and perft lines,
+the start-position perft, the random.perft suite), then hypothesis builds positions three
+ways per game: random placements, king-heavy placements made for long (flying) captures and
+for men crowned mid-capture, and random games from the start.  For each one the legal moves
+must agree exactly: the set of (origin, destination, captured set), each move's route count
+and promotion; the route shashki reports must be one of the reference's legal routes and a
+real path on the board.  Any disagreement fails with the position's FEN and both move lists.
+Small perfts (depth 1-3, both conventions) are compared on a few random positions too.
+`pytest -s` prints how many positions each game compared.
+"""
+
+import collections
+import random
+import re
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
+
+import shashki
+from perftfile import read_blocks, shared_dir
+from reference import (BLACK, RULES, START_FEN, WHITE, Piece, Position, coord_of,
+                       square_from_name, square_name, square_of)
+
+VARIANTS = list(RULES)
+DARK = [coord_of(s) for s in range(32)]
+# squares off the edge of the board: only there can a piece be captured from every side
+INTERIOR = [c for c in DARK if 1 <= c[0] <= 6 and 1 <= c[1] <= 6]
+
+#: positions compared per (game, kind of test) and the longest capture seen per game, printed
+#: by the last test
+COMPARED = collections.Counter()
+LONGEST = collections.Counter()
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+def _mask(squares):
+    mask = 0
+    for s in squares:
+        mask |= 1 << s
+    return mask
+
+
+def shashki_fen(position):
+    """The position's FEN in the game's notation, named by shashki's own square_name."""
+    variant = shashki.get_variant(position.rules.name)
+    parts = ["W" if position.turn == WHITE else "B"]
+    for color in (WHITE, BLACK):
+        items = [("K" if p.king else "") + variant.square_name(square_of(c))
+                 for c, p in position.board.items() if p.color == color]
+        parts.append("WB"[color] + ",".join(items))
+    return ":".join(parts)
+
+
+def _text(variant, origin, dest, captured):
+    sep = "x" if captured else "-"
+    names = [variant.square_name(s) for s in (origin,) + tuple(captured) + (dest,)]
+    if not captured:
+        return f"{names[0]}-{names[-1]}"
+    return f"{names[0]}{sep}{names[-1]} (takes {','.join(names[1:-1])})"
+
+
+def _listing(variant, moves):
+    return "\n".join(f"    {_text(variant, o, d, sorted(t))} routes={r} promotes={p}"
+                     for (o, d, t), (r, p) in sorted(moves.items(),
+                                                     key=lambda kv: (kv[0][0], kv[0][1],
+                                                                     sorted(kv[0][2]))))
+
+
+def _path_is_a_route(position, move):
+    """Whether shashki's path for `move` jumps exactly move.captured, one per leg, over
+    otherwise empty squares (captured pieces stay on the board; the origin counts as empty)."""
+    occupied = {square_of(c) for c in position.board} - {move.origin}
+    if len(move.path) != len(move.captured) + 1:
+        return False
+    for (a, b), victim in zip(zip(move.path, move.path[1:]), move.captured):
+        (fa, ra), (fb, rb) = coord_of(a), coord_of(b)
+        if abs(fa - fb) != abs(ra - rb) or fa == fb or b in occupied:
+            return False
+        df, dr = (fb > fa) - (fb < fa), (rb > ra) - (rb < ra)
+        between = [square_of((fa + i * df, ra + i * dr)) for i in range(1, abs(fa - fb))]
+        if [s for s in between if s in occupied] != [victim]:
+            return False
+    return True
+
+
+def compare(position, kind="example"):
+    """Fail, printing the FEN and both move lists, unless shashki agrees with the reference."""
+    name = position.rules.name
+    variant = shashki.get_variant(name)
+    fen = shashki_fen(position)
+    board = shashki.Board(name, fen)
+    # the FEN carried the position over unchanged
+    assert board.turn == position.turn, fen
+    for coord, piece in position.board.items():
+        assert board.piece_at(square_of(coord)) == (piece.color, piece.king), fen
+    assert bin(board.white | board.black).count("1") == len(position.board), fen
+
+    want = {(o, d, _mask(t)): v for (o, d, t), v in position.moves().items()}
+    got = {}
+    for move in board.legal_moves:
+        got[move.origin, move.destination, move.captured_mask] = (move.routes, move.promotion)
+    if got != want:
+        shown = {(o, d, frozenset(s for s in range(32) if m >> s & 1)): v
+                 for (o, d, m), v in got.items()}
+        expected = {(o, d, frozenset(s for s in range(32) if m >> s & 1)): v
+                    for (o, d, m), v in want.items()}
+        message = (f"{name} {fen}: shashki and the reference disagree\n"
+                   f"  shashki ({len(got)}):\n{_listing(variant, shown)}\n"
+                   f"  reference ({len(want)}):\n{_listing(variant, expected)}")
+        print(message)
+        pytest.fail(message)
+
+    routes = position.legal_routes()
+    assert sum(m.routes for m in board.legal_moves) == (len(routes) or len(want)), fen
+    for move in board.legal_moves:
+        if move.captured:
+            # the route shashki shows is one the rules allow (italian rule 4 picks routes)
+            assert (move.origin, move.captured, move.destination) in routes, (fen, str(move))
+            assert _path_is_a_route(position, move), (fen, str(move), move.path)
+            LONGEST[name] = max(LONGEST[name], len(move.captured))
+        assert move.path[0] == move.origin and move.path[-1] == move.destination, (fen, move)
+    COMPARED[name, kind] += 1
+    return board
+
+
+# --- the reference against the data -------------------------------------------------------
+
+def test_reference_numbers_squares_as_shashki():
+    for name in VARIANTS:
+        variant = shashki.get_variant(name)
+        for square in range(32):
+            assert square_name(square, RULES[name].notation) == variant.square_name(square)
+        start = Position.from_fen(name, START_FEN[name])
+        assert start.turn == RULES[name].first
+        assert shashki.Board(name).fen() == shashki.Board(name, shashki_fen(start)).fen()
+
+
+def _blocks(filename):
+    return read_blocks(shared_dir() / "perft" / filename)
+
+
+def _long_form_move(position, text):
+    """The move (origin, destination, captured set) that a long-form capture text spells,
+    following it leg by leg on the reference board, or None."""
+    notation = position.rules.notation
+    squares = [square_from_name(n, notation) for n in re.split(r"[-x:]", text)]
+    occupied = {square_of(c) for c in position.board} - {squares[0]}
+    taken = []
+    for a, b in zip(squares, squares[1:]):
+        (fa, ra), (fb, rb) = coord_of(a), coord_of(b)
+        if abs(fa - fb) != abs(ra - rb) or fa == fb:
+            return None
+        df, dr = (fb > fa) - (fb < fa), (rb > ra) - (rb < ra)
+        between = [square_of((fa + i * df, ra + i * dr)) for i in range(1, abs(fa - fb))]
+        pieces = [s for s in between if s in occupied]
+        if len(pieces) != 1:
+            return None
+        taken.append(pieces[0])
+    return squares[0], squares[-1], frozenset(taken)
+
+
+@pytest.mark.parametrize("block", [b for b in _blocks("published.perft") if b.moves],
+                         ids=lambda b: b.id)
+def test_reference_published_moves(block):
+    position = Position.from_fen(block.variant, block.fen)
+    texts = position.move_texts()
+    assert len(texts) == len(block.moves), (block.id, sorted(texts, key=str), block.moves)
+    for text in block.moves:
+        if text in texts:
+            continue
+        # a long form names every landing square: the move it spells must be one that the
+        # reference cannot name by origin and destination alone
+        move = _long_form_move(position, text)
+        assert move is not None and texts.get(("ambiguous",) + move) == move, (block.id, text)
+
+
+SMALL = 3000  # leaves the reference counts in a blink
+
+
+def _small_lines(filename, max_depth):
+    for block in _blocks(filename):
+        for convention in ("perft", "paths"):
+            for depth, count in sorted(getattr(block, convention).items()):
+                if depth <= max_depth and count <= SMALL:
+                    yield pytest.param(block, convention, depth, count,
+                                       id=f"{block.id}-{convention}-{depth}")
+
+
+@pytest.mark.parametrize("block,convention,depth,count",
+                         list(_small_lines("published.perft", 9))
+                         + list(_small_lines("start.perft", 9)))
+def test_reference_published_perft(block, convention, depth, count):
+    position = Position.from_fen(block.variant, block.fen)
+    assert position.perft(depth, paths=convention == "paths") == count
+
+
+def test_reference_random_perft_suite():
+    # every block of random.perft at depth 1 and 2, both conventions (~0.3 s)
+    blocks = _blocks("random.perft")
+    assert len(blocks) >= 300
+    wrong = []
+    for block in blocks:
+        position = Position.from_fen(block.variant, block.fen)
+        for convention in ("perft", "paths"):
+            for depth in (1, 2):
+                got = position.perft(depth, paths=convention == "paths")
+                if got != getattr(block, convention)[depth]:
+                    wrong.append((block.id, convention, depth, got))
+    assert not wrong
+
+
+# --- hand-made cases of the rules that random positions reach least often ---------------
+
+def _squares(*names):
+    return frozenset(square_from_name(n, "algebraic") for n in names)
+
+
+def _sq(name):
+    return square_from_name(name, "algebraic")
+
+
+def _position(name, white, black, turn=WHITE):
+    board = {coord_of(_sq(n.lstrip("K"))): Piece(WHITE, n.startswith("K")) for n in white}
+    board.update({coord_of(_sq(n.lstrip("K"))): Piece(BLACK, n.startswith("K")) for n in black})
+    return Position(name, board, turn)
+
+
+@pytest.mark.parametrize("name,expected", [
+    # b6 takes c7 and lands on d8, the far row; e7 is then in reach backward
+    # russian: crowned on d8, goes on as a flying king over e7 to any square beyond
+    ("russian", {("b6", "f6"): True, ("b6", "g5"): True, ("b6", "h4"): True}),
+    ("giveaway", {("b6", "f6"): True, ("b6", "g5"): True, ("b6", "h4"): True}),
+    # brazilian: goes on as a man, lands right behind e7 and ends a man
+    ("brazilian", {("b6", "f6"): False}),
+    # italian, english: the move ends on d8 and the man is crowned
+    ("italian", {("b6", "d8"): True}),
+    ("english", {("b6", "d8"): True}),
+])
+def test_man_crowned_mid_capture(name, expected):
+    position = _position(name, ["b6"], ["c7", "e7"])
+    captured = {"f6": ("c7", "e7"), "g5": ("c7", "e7"), "h4": ("c7", "e7"), "d8": ("c7",)}
+    want = {(_sq(o), _sq(d), _squares(*captured[d])): (1, crowned)
+            for (o, d), crowned in expected.items()}
+    assert position.moves() == want
+    compare(position)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("kings", [(), ("d4",), ("f4",), ("d4", "d2"), ("f4", "f2")])
+def test_capture_round_a_square(name, kings):
+    """A king on c3 takes d4, f4, f2, d2 in either direction round the square and may land
+    back on c3, its own origin (which counts as empty).  The two directions are two routes of
+    one move, except in italian when one of them meets a black king earlier (rule 4): the
+    kinds in capture order are read forwards one way and backwards the other."""
+    ring = ("d4", "f4", "f2", "d2")
+    position = _position(name, ["Kc3"], ["K" + n if n in kings else n for n in ring])
+    moves = position.moves()
+    home = (_sq("c3"), _sq("c3"), _squares(*ring))
+    kinds = [n in kings for n in ring]
+    one_way = name == "italian" and kinds != kinds[::-1]
+    assert moves[home] == (1 if one_way else 2, False)
+    if one_way:
+        (route,) = [k for k in position.legal_routes() if k[2] == _sq("c3")]
+        first_king = min(ring.index(n) for n in kings)
+        assert route[1][0] == _sq(ring[0] if first_king < 2 else ring[-1])
+    compare(position)
+
+
+# --- positions for the cross-check ---------------------------------------------------------
+
+def _crown_if_on_far_row(coord, color, king):
+    """Men never stand on their own promotion row: such a piece is a king."""
+    far = 7 if color == WHITE else 0
+    return Piece(color, king or coord[1] == far)
+
+
+MASKS = st.integers(0, 2 ** 32 - 1)
+
+
+def _bits(mask, items):
+    return [item for i, item in enumerate(items) if mask >> i & 1]
+
+
+@st.composite
+def random_placements(draw, name, max_per_side=12):
+    """1..max_per_side pieces a side anywhere, about half of them kings.  Positions are drawn
+    as a few 32-bit masks, one bit a square: hypothesis spends far more time per draw than
+    the comparison takes, and masks shrink well (fewer pieces, fewer kings)."""
+    occupied = draw(MASKS)
+    if draw(st.booleans()):
+        occupied &= draw(MASKS)  # sparser boards, about 8 pieces
+    colors, kings = draw(MASKS), draw(MASKS)
+    board = {}
+    for square in _bits(occupied, range(32)):
+        color = colors >> square & 1
+        if sum(p.color == color for p in board.values()) < max_per_side:
+            coord = coord_of(square)
+            board[coord] = _crown_if_on_far_row(coord, color, kings >> square & 1)
+    assume({p.color for p in board.values()} == {WHITE, BLACK})
+    return Position(name, board, draw(st.sampled_from((WHITE, BLACK))))
+
+
+@st.composite
+def king_hunts(draw, name):
+    """One to three kings of the side to move among scattered enemy pieces off the edges:
+    the shapes that make long captures, many landing squares and several routes to one
+    move.  In a "raid" the hunters are men two to four rows from their far row instead, so
+    that captures crown a man midway (and go on as a king, as a man, or stop, per game).
+    A few men of either side add blockers and competing captures."""
+    mover = draw(st.sampled_from((WHITE, BLACK)))
+    prey = []
+    for coord in _bits(draw(st.integers(0, 2 ** len(INTERIOR) - 1)), INTERIOR):
+        # no two prey diagonally adjacent: gaps to land in make the long captures
+        if len(prey) < 10 and not any(abs(coord[0] - f) == 1 and abs(coord[1] - r) == 1
+                                      for f, r in prey):
+            prey.append(coord)
+    prey_kings = draw(st.integers(0, 2 ** 10 - 1))
+    board = {c: Piece(1 - mover, bool(prey_kings >> i & 1)) for i, c in enumerate(prey)}
+    raid = draw(st.booleans())
+    if raid:
+        ranks = (3, 4, 5) if mover == WHITE else (2, 3, 4)
+        spots = [c for c in DARK if c[1] in ranks]
+    else:
+        spots = DARK
+    for index in draw(st.lists(st.integers(0, len(spots) - 1), min_size=1, max_size=3)):
+        board.setdefault(spots[index], Piece(mover, not raid))
+    extra = draw(MASKS) & draw(MASKS) & draw(MASKS)  # about 4 squares
+    colors = draw(MASKS)
+    for square in _bits(extra, range(32)):
+        coord, color = coord_of(square), colors >> square & 1
+        if coord not in board and sum(p.color == color for p in board.values()) < 12:
+            board[coord] = _crown_if_on_far_row(coord, color, False)
+    assume(len(prey) >= 2 and any(p.color == mover for p in board.values()))
+    return Position(name, board, mover)
+
+
+def _both_sides(position):
+    """The position and the same pieces with the other side to move."""
+    other = position.copy()
+    other.turn = 1 - position.turn
+    return position, other
+
+
+# --- the cross-check ------------------------------------------------------------------------
+
+# ~150 examples of each kind, 300 positions each, per game: hypothesis's own cost per example
+# (about 2 ms) is several times the comparison's, so this is what keeps the run to seconds
+PLACES = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+@PLACES
+@given(data=st.data())
+def test_random_placements(name, data):
+    for position in _both_sides(data.draw(random_placements(name), label="position")):
+        compare(position, "placement")
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+@PLACES
+@given(data=st.data())
+def test_king_hunts(name, data):
+    for position in _both_sides(data.draw(king_hunts(name), label="position")):
+        compare(position, "king hunt")
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2 ** 32 - 1))
+def test_random_games(name, seed):
+    """Play a random game from the start (to its end, or 200 plies) with the reference's
+    moves, comparing every position, and the position shashki reaches by pushing the same
+    move.  The seed drives the game: a game is too long for hypothesis to draw move by move
+    in the time budget, and a failure prints the FEN where it went wrong."""
+    rng = random.Random(seed)
+    position = Position.from_fen(name, START_FEN[name])
+    board = compare(position, "game")
+    for _ in range(200):
+        moves = sorted(position.moves().items(),
+                       key=lambda kv: (kv[0][0], kv[0][1], sorted(kv[0][2])))
+        if not moves:
+            break
+        (origin, dest, taken), (_, promoted) = rng.choice(moves)
+        fen = board.fen()
+        pushed = next(m for m in board.legal_moves
+                      if (m.origin, m.destination, m.captured_mask)
+                      == (origin, dest, _mask(taken)))
+        board.push(pushed)
+        position = position.play((origin, dest, taken), promoted)
+        assert board.fen() == shashki.Board(name, shashki_fen(position)).fen(), \
+            (name, fen, str(pushed))
+        board = compare(position, "game")
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_perft_against_reference(name, data):
+    strategy = st.one_of(random_placements(name, max_per_side=6), king_hunts(name))
+    position = data.draw(strategy, label="position")
+    board = shashki.Board(name, shashki_fen(position))
+    for paths in (False, True):
+        for depth in (1, 2, 3):
+            want = position.perft(depth, paths)
+            got = board.perft(depth, paths=paths)
+            assert got == want, (f"{name} {board.fen()} perft {depth} paths={paths}: "
+                                 f"shashki {got}, reference {want}")
+            if want > 2000:
+                break  # deeper would be slow in the reference
+
+
+def test_zz_report_counts():
+    """Print how many positions each game compared (visible with -s) and check that the
+    king hunts did make long captures."""
+    kinds = sorted({kind for _, kind in COMPARED})
+    print("\npositions compared with the reference:")
+    for name in VARIANTS:
+        counts = ", ".join(f"{kind} {COMPARED[name, kind]}" for kind in kinds)
+        total = sum(COMPARED[name, kind] for kind in kinds)
+        print(f"  {name:9} {total:5}  ({counts}; longest capture {LONGEST[name]})")
+    if {kind for _, kind in COMPARED} >= {"placement", "king hunt", "game"}:  # whole file ran
+        assert all(LONGEST[name] >= 4 for name in VARIANTS), dict(LONGEST)
