@@ -10,15 +10,16 @@ Five 8x8 games: russian, giveaway (poddavki), brazilian, italian, english (ameri
 
 from .board import Board, LegalMoves
 from .errors import (AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError,
-                     InvalidVariantError, ShashkiError)
+                     InvalidPdnError, InvalidVariantError, ShashkiError)
 from .move import Move
 from .squares import SQUARES
 from .variants import BLACK, VARIANTS, WHITE, Variant, get_variant
+from . import pdn  # stdlib-only, cheap
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Board", "LegalMoves", "Move", "Variant", "VARIANTS", "get_variant", "WHITE", "BLACK",
     "SQUARES", "ShashkiError", "InvalidFenError", "InvalidMoveError", "IllegalMoveError",
-    "AmbiguousMoveError", "InvalidVariantError", "__version__",
+    "AmbiguousMoveError", "InvalidVariantError", "InvalidPdnError", "pdn", "__version__",
 ]

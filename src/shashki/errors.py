@@ -28,3 +28,11 @@ class AmbiguousMoveError(IllegalMoveError):
 
 class InvalidVariantError(ShashkiError):
     """An unknown game name."""
+
+
+class InvalidPdnError(ShashkiError):
+    """A PDN game that cannot be read: the message names the game number, the line and the
+    problem (`game_number` and `line_number` hold them when known)."""
+
+    game_number = None
+    line_number = None

@@ -1,0 +1,787 @@
+"""PDN: read and write game records (the draughts cousin of chess PGN).
+
+>>> import io, shashki.pdn
+>>> game = shashki.pdn.read_game(io.StringIO('[GameType "25"]\\n\\n1. c3-d4 f6-g5 *'))
+>>> game.variant.name, [str(m) for m in game.moves]
+('russian', ['c3-d4', 'f6-g5'])
+>>> game.board().move_stack      # the final Board, with the moves that led to it
+[Move('c3-d4'), Move('f6-g5')]
+
+Reading follows python-chess's ``read_game``: one game per call, read line by line so a large
+file is never loaded whole; tags, ``{comments}``, ``;`` comments, NAGs (``$1``, ``!``, ``?``),
+move numbers and results are understood, variations ``( ... )`` are skipped.  The game is taken
+from the ``GameType`` tag, else a ``Variant`` tag, unless the caller forces one (``variant=``);
+``FEN`` sets up the position.  Every move is replayed on a Board (``Board.parse_move``), so a
+Game only ever holds legal moves.
+
+PlayStrategy's english dialect is read as well: it has no ``GameType``, names squares
+algebraically *as seen from the side that moves first* (Black, whose men stand on its rows 1-3),
+and splits a multi-jump into single jumps (``d8xf6 f6xd4`` is one move).  Seen from White that
+board is turned half a turn, so the square (file, rank) there is (h - file, 8 - rank) here: the
+usual first move ``c3-d4`` is ``11-15``.  Jumps are merged when a capture starts on the square
+where the previous capture ended: the opponent can never move from that square (the capturing
+piece stands on it), so only a continuation fits.
+
+Errors: a malformed game raises InvalidPdnError naming the game number, the line and the
+problem.  The whole game is read first, so the next ``read_game`` call starts at the next game.
+With ``strict=False`` (python-chess's behaviour) nothing is raised: the errors are recorded in
+``game.errors``, the moves after a bad one are dropped, and reading goes on.
+"""
+
+import io
+import os
+import re
+import weakref
+
+from . import squares as _sq
+from .board import Board
+from .errors import InvalidPdnError, ShashkiError
+from .variants import BRAZILIAN, COLOR_NAMES, ENGLISH, GIVEAWAY, ITALIAN, RUSSIAN, get_variant
+
+__all__ = ["Game", "read_game", "read_games", "write_game", "write_games", "RESULTS"]
+
+#: the result strings PDN files use: international scoring (1-0, 1/2-1/2), the 2-point scoring
+#: of russian and brazilian sites (2-0, 1-1), a double loss (0-0), and "*" for unknown
+RESULTS = ("1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*")
+_RESULT_ALIASES = {"½-½": "1/2-1/2"}
+
+#: the PDN GameType numbers of shashki's games; giveaway shares 25 with russian
+_GAMETYPES = {21: ENGLISH, 22: ITALIAN, 25: RUSSIAN, 26: BRAZILIAN}
+#: how a Variant tag names a game when it is not one of shashki's names or aliases
+_VARIANT_TAGS = {"american/english": ENGLISH, "english/american": ENGLISH}
+#: the Variant tag written for a game that GameType alone does not identify
+_VARIANT_TAG_NAMES = {GIVEAWAY: "Giveaway"}
+#: python-chess's seven-tag roster, the headers of a new Game
+_ROSTER = (("Event", "?"), ("Site", "?"), ("Date", "????.??.??"), ("Round", "?"),
+           ("White", "?"), ("Black", "?"), ("Result", "*"))
+_GLYPHS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+LINE_WIDTH = 80
+
+# A tag line.  The value runs from the first quote to the last, so an unescaped quote inside
+# it (seen in real files) still reads.
+_TAG = re.compile(r'\s*\[\s*([A-Za-z0-9_]+)\s*"(.*)"\s*\]\s*\Z', re.S)
+_SQUARE = r"(?:[a-hA-H][1-8]|\d{1,2})"
+_SEP = "[-xX:\u00d7]"
+_BOUNDARY = r"(?=[\s{}();$]|\Z)"
+_TOKEN = re.compile(
+    r"(?P<space>\s+)"
+    r"|(?P<brace>\{)"
+    r"|(?P<semi>;)"
+    r"|(?P<open>\()"
+    r"|(?P<close>\))"
+    r"|(?P<nag>\$\d{1,3})" + _BOUNDARY +
+    r"|(?P<result>1-0|0-1|1/2-1/2|\u00bd-\u00bd|2-0|0-2|1-1|0-0|\*)" + _BOUNDARY +
+    r"|(?P<number>\d{1,4}\.+)"
+    r"|(?P<move>" + _SQUARE + "(?:" + _SEP + _SQUARE + r")+)(?P<suffix>[!?]{1,2})?" + _BOUNDARY +
+    r"|(?P<glyph>[!?]{1,2})" + _BOUNDARY +
+    r"|(?P<ellipsis>\.\.\.|\u2026)"
+    r"|(?P<other>[^\s{}();]+|\})")
+_SPLIT = re.compile(_SEP)
+_ALGEBRAIC = re.compile(r"[a-hA-H][1-8]")
+
+
+# --- the game ---------------------------------------------------------------------------------
+
+class Game:
+    """A game record: headers, a starting position, the mainline of legal moves, comments.
+
+    `headers` is a dict (tag name -> value, in file order).  `moves` are shashki Moves, each
+    legal where it was played; `comments[i]` and `nags[i]` belong to `moves[i]`, `comment` to
+    the start of the game.  `board()` is the position after the moves.  `errors` lists the
+    InvalidPdnErrors met while reading with ``strict=False``.
+    """
+
+    def __init__(self, variant="russian", fen=None, headers=None):
+        board = Board(variant, fen)
+        self._setup(board, dict(_ROSTER))
+        self.headers["GameType"] = self.variant.pdn_gametype
+        if not self.is_standard_start():
+            self.headers["FEN"] = self.starting_fen
+        if headers:
+            self.headers.update(headers)
+
+    def _setup(self, board, headers):
+        self.variant = board.variant
+        self._start = board
+        self._board = board.copy()
+        self._moves = []
+        self.headers = headers
+        self.comment = ""
+        self.comments = []
+        self.nags = []
+        self.errors = []
+
+    @classmethod
+    def _blank(cls, board, headers):
+        game = object.__new__(cls)
+        game._setup(board, headers)
+        return game
+
+    @classmethod
+    def from_board(cls, board, headers=None):
+        """The game that led to `board`: its starting position and its move stack."""
+        start = board.copy()
+        while start.move_stack:
+            start.pop()
+        game = cls(board.variant, start.fen(), headers)
+        for move in board.move_stack:
+            game.add_move(move)
+        return game
+
+    # --- moves ------------------------------------------------------------------------------
+
+    def add_move(self, move, comment="", nags=()):
+        """Play a Move (or move text) at the end of the mainline; returns the Move.  An illegal
+        move raises (IllegalMoveError ...) and leaves the game unchanged."""
+        move = self._board.push(move)
+        self._moves.append(move)
+        self.comments.append(comment)
+        self.nags.append(set(nags))
+        return move
+
+    @property
+    def moves(self):
+        """The mainline, a tuple of Moves."""
+        return tuple(self._moves)
+
+    def mainline_moves(self):
+        return list(self._moves)
+
+    def __len__(self):
+        return len(self._moves)
+
+    def board(self, ply=None):
+        """A new Board after the first `ply` moves (all of them by default), its move stack
+        holding them."""
+        if ply is None:
+            return self._board.copy()
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(self._moves):
+            raise ValueError(f"ply must be an int 0..{len(self._moves)}, not {ply!r}")
+        board = self._start.copy()
+        for move in self._moves[:ply]:
+            board.push(move)
+        return board
+
+    @property
+    def starting_fen(self):
+        return self._start.fen()
+
+    def is_standard_start(self):
+        return self._start == Board(self.variant)
+
+    # --- result -----------------------------------------------------------------------------
+
+    @property
+    def result(self):
+        """The result string as recorded (the Result tag), "*" when unknown."""
+        return self.headers.get("Result", "*")
+
+    @result.setter
+    def result(self, value):
+        value = _RESULT_ALIASES.get(value, value)
+        if value not in RESULTS:
+            raise InvalidPdnError(f"unknown result {value!r}; expected one of {', '.join(RESULTS)}")
+        self.headers["Result"] = value
+
+    # --- writing ----------------------------------------------------------------------------
+
+    def __str__(self):
+        return _format_game(self)
+
+    def write(self, handle):
+        """Write the game as PDN to a text handle, followed by a blank line."""
+        handle.write(_format_game(self))
+        handle.write("\n\n")
+
+    def __repr__(self):
+        names = " vs ".join(repr(self.headers.get(tag, "?")) for tag in ("White", "Black"))
+        return (f"<Game {self.variant.name} {names} {len(self._moves)} plies "
+                f"{self.result}>")
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+class _Source:
+    """Lines of a handle with a pushback, the line count and the games read so far: the state
+    that lets read_game return at a game's end without losing the next game's first line."""
+
+    __slots__ = ("readline", "pushback", "line_number", "games", "position", "__weakref__")
+
+    def __init__(self, handle):
+        self.readline = _line_reader(handle)
+        self.pushback = []
+        self.line_number = 0
+        self.games = 0
+        self.position = None
+
+    def next_line(self):
+        """(text, line number), or None at the end of the input."""
+        if self.pushback:
+            return self.pushback.pop()
+        raw = self.readline()
+        if not raw:
+            return None
+        if isinstance(raw, (bytes, bytearray)):
+            raw = bytes(raw).decode("utf-8", "replace")
+        elif not isinstance(raw, str):
+            raise TypeError(f"PDN lines must be str or bytes, not {type(raw).__name__}")
+        self.line_number += 1
+        if self.line_number == 1:
+            raw = raw.lstrip("\ufeff")
+        return raw, self.line_number
+
+    def unread(self, text, number):
+        self.pushback.append((text, number))
+
+
+def _line_reader(handle):
+    if hasattr(handle, "readline"):
+        return handle.readline
+    if isinstance(handle, (str, bytes, os.PathLike)):
+        raise TypeError("read_game takes an open handle (io.StringIO(text) for a string); "
+                        "read_games also takes a path")
+    iterator = iter(handle)
+    return lambda: next(iterator, "")
+
+
+# per-handle reading state, so that consecutive read_game(handle) calls number games and lines
+# and keep the line pushed back at the end of a game
+_SOURCES = weakref.WeakKeyDictionary()
+
+
+def _tell(handle):
+    try:
+        return handle.tell()
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return None
+
+
+def _source_for(handle):
+    try:
+        source = _SOURCES.get(handle)
+    except TypeError:  # not weak-referenceable: the state lasts one call
+        return _Source(handle)
+    # a handle moved by someone else (seek) starts afresh
+    if source is None or source.position != _tell(handle):
+        source = _Source(handle)
+        _SOURCES[handle] = source
+    return source
+
+
+def read_game(handle, *, variant=None, strict=True):
+    """The next game of a PDN text handle, or None at its end.
+
+    `variant` forces the game (a name or Variant) whatever the tags say.  With `strict`
+    (default) a malformed game raises InvalidPdnError after the game has been read to its end;
+    with ``strict=False`` the errors are kept in ``game.errors``.
+    """
+    forced = None if variant is None else get_variant(variant)
+    source = _source_for(handle)
+    try:
+        game = _read(source, forced)
+    finally:
+        source.position = _tell(handle)
+    return _finish(game, strict)
+
+
+def read_games(source, *, variant=None, strict=True):
+    """An iterator over the games of a PDN handle or file path, reading one game at a time
+    (a path is opened as UTF-8 when iteration starts and closed when it ends)."""
+    forced = None if variant is None else get_variant(variant)
+    if isinstance(source, (str, bytes, os.PathLike)):
+        return _iterate_path(source, forced, strict)
+    return _iterate(_Source(source), forced, strict)
+
+
+def _iterate_path(path, forced, strict):
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        yield from _iterate(_Source(handle), forced, strict)
+
+
+def _iterate(source, forced, strict):
+    while True:
+        game = _read(source, forced)
+        if game is None:
+            return
+        yield _finish(game, strict)
+
+
+def _finish(game, strict):
+    if game is not None and strict and game.errors:
+        raise game.errors[0]
+    return game
+
+
+def _read(source, forced):
+    headers, tag_errors, first_line = _read_headers(source)
+    if headers is None:
+        return None
+    source.games += 1
+    number = source.games
+    reader = _MovetextReader(source, number, headers, forced, first_line)
+    reader.errors[:0] = [_error(number, line, text) for line, text in tag_errors]
+    reader.run()
+    return reader.game
+
+
+def _read_headers(source):
+    """The tags of the next game (dict), a list of (line, message) problems and the game's
+    first line; headers is None at the end of the input.  Stops at the first line that is not
+    a tag, pushing it back."""
+    headers = {}
+    errors = []
+    blank_after_tags = False
+    started = False
+    first = None
+    while True:
+        item = source.next_line()
+        if item is None:
+            return (headers if started else None), errors, first
+        text, number = item
+        stripped = text.strip()
+        if not stripped or text.startswith("%"):
+            blank_after_tags = started
+            continue
+        if first is None:
+            first = number
+        if not stripped.startswith("["):
+            source.unread(text, number)
+            return headers, errors, first
+        match = _TAG.match(text)
+        if match is None:
+            started = True
+            errors.append((number, f"cannot read the tag line {stripped[:60]!r}; "
+                                   f"expected [Name \"value\"]"))
+            continue
+        name, value = match.group(1), _unescape(match.group(2))
+        if blank_after_tags and name in headers:
+            # a game without movetext: this tag begins the next game
+            source.unread(text, number)
+            return headers, errors, first
+        headers[name] = value
+        started = True
+        blank_after_tags = False
+
+
+def _unescape(value):
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+def _error(game_number, line, message):
+    error = InvalidPdnError(f"game {game_number}, line {line}: {message}")
+    error.game_number = game_number
+    error.line_number = line
+    return error
+
+
+def _variant_from_tag(value):
+    """The Variant a `[Variant "..."]` tag names, or None."""
+    key = " ".join(value.lower().split())
+    if key in _VARIANT_TAGS:
+        return _VARIANT_TAGS[key]
+    for candidate in [key] + re.split(r"[/,]", key):
+        try:
+            return get_variant(candidate.strip())
+        except ShashkiError:
+            continue
+    return None
+
+
+def _variant_from_gametype(value):
+    """The Variant of a GameType tag ("25" or "25,W,8,8,A0,0"); raises InvalidPdnError."""
+    fields = [f.strip() for f in value.split(",")]
+    if not fields[0].isdigit():
+        raise InvalidPdnError(f"cannot read GameType {value!r}; expected a number such as 25 "
+                              f"or the full form 25,W,8,8,A0,0")
+    variant = _GAMETYPES.get(int(fields[0]))
+    if variant is None:
+        raise InvalidPdnError(
+            f"GameType {fields[0]} is not a game shashki plays; expected 21 (english), "
+            f"22 (italian), 25 (russian, giveaway) or 26 (brazilian)")
+    if len(fields) >= 4 and (fields[2], fields[3]) != ("8", "8"):
+        raise InvalidPdnError(f"GameType {value!r} describes a {fields[2]}x{fields[3]} board; "
+                              f"shashki plays on 8x8")
+    return variant
+
+
+def _game_variant(headers, forced):
+    """The Variant of a game from its tags (or `forced`); raises InvalidPdnError."""
+    if forced is not None:
+        return forced
+    tag = headers.get("Variant")
+    named = _variant_from_tag(tag) if tag is not None else None
+    if "GameType" in headers:
+        variant = _variant_from_gametype(headers["GameType"])
+        # GameType 25 is both russian and giveaway; only the Variant tag tells them apart
+        if named is not None and named.gametype == variant.gametype:
+            return named
+        return variant
+    if tag is not None:
+        if named is None:
+            raise InvalidPdnError(f"unknown Variant {tag!r}; shashki plays russian, giveaway, "
+                                  f"brazilian, italian and english (American/English)")
+        return named
+    return RUSSIAN
+
+
+def _first_mover_square(name):
+    """The english number of an algebraic square named from the first mover's side of the
+    board (PlayStrategy): turned half a turn, (file, rank) is (7 - file, 7 - rank) from White."""
+    file, rank = ord(name[0].lower()) - 97, int(name[1]) - 1
+    square = _sq.square_at(7 - file, 7 - rank)
+    if square is None:
+        raise InvalidPdnError(f"{name} is a light square; pieces stand on dark squares")
+    return str(_sq.english_number(square))
+
+
+class _Pending:
+    """A move read but not yet played: the square names of its route, as written."""
+
+    __slots__ = ("segments", "raw", "line", "capture", "comments", "nags")
+
+    def __init__(self, text, line):
+        self.segments = _SPLIT.split(text)
+        self.raw = [text]
+        self.line = line
+        self.capture = bool(re.search("[xX:\u00d7]", text))
+        self.comments = []
+        self.nags = set()
+
+    def continues_with(self, text):
+        # a capture that starts where this capture ended is the rest of the same move
+        return (self.capture and bool(re.search("[xX:\u00d7]", text))
+                and _SPLIT.split(text)[0].lower() == self.segments[-1].lower())
+
+    def extend(self, text):
+        self.segments += _SPLIT.split(text)[1:]
+        self.raw.append(text)
+
+
+class _MovetextReader:
+    """Reads one game's movetext from a _Source, replaying the moves on a Board."""
+
+    def __init__(self, source, number, headers, forced, line):
+        self.source = source
+        self.number = number
+        self.errors = []
+        self.dead = False          # after an error, moves are no longer read
+        self.depth = 0             # variation nesting
+        self.content = False       # movetext seen (a blank line then ends the game)
+        self.pending = None
+        self.movetext_result = None
+        self.line = line
+        self.game = None
+        try:
+            variant = _game_variant(headers, forced)
+        except InvalidPdnError as exc:
+            self.fail(str(exc))
+            variant = forced or RUSSIAN
+        board = Board(variant)
+        if "FEN" in headers:
+            try:
+                board = Board(variant, self._fen(headers["FEN"], variant))
+            except ShashkiError as exc:
+                self.fail(f"FEN tag: {exc}")
+        self.game = Game._blank(board, headers)
+        self.offset = 0 if board.turn == variant.first_to_move else 1
+
+    @staticmethod
+    def _fen(text, variant):
+        """A FEN tag's text, with algebraic squares of an english game (PlayStrategy's dialect)
+        renamed to english numbers."""
+        if variant is not ENGLISH:
+            return text
+        fields = text.split(":")
+        for i, field in enumerate(fields[1:], 1):
+            items = field[1:].split(",")
+            for j, item in enumerate(items):
+                king = item[:1] in ("K", "k")
+                square = item[1:] if king else item
+                if _ALGEBRAIC.fullmatch(square.strip()):
+                    items[j] = ("K" if king else "") + _first_mover_square(square.strip())
+            fields[i] = field[:1] + ",".join(items)
+        return ":".join(fields)
+
+    def fail(self, message):
+        if self.game is not None:
+            self._flush()  # the move read before the problem stands
+        self.errors.append(_error(self.number, self.line, message))
+        self.dead = True
+
+    # --- the line loop ----------------------------------------------------------------------
+
+    def run(self):
+        try:
+            self._lines()
+            self._flush()
+            if self.depth:
+                self.fail("a variation '(' is not closed at the end of the game")
+        finally:
+            self.game.errors = self.errors
+        if self.movetext_result is not None and "Result" not in self.game.headers:
+            self.game.headers["Result"] = self.movetext_result
+
+    def _lines(self):
+        while True:
+            item = self.source.next_line()
+            if item is None:
+                return
+            text, self.line = item
+            if text.startswith("%"):
+                continue
+            if not text.strip():
+                if self.content and self.depth == 0:
+                    return
+                continue
+            if text.lstrip().startswith("[") and _TAG.match(text):
+                if self.content or self.depth:
+                    # the next game's tags; an open variation is this game's error
+                    if self.depth:
+                        self.fail("a variation '(' is not closed before the next game")
+                    self.source.unread(text, self.line)
+                    return
+            if self._tokens(text):
+                return
+
+    def _tokens(self, text):
+        """Read the tokens of one line; True when the game ends on this line."""
+        pos = 0
+        end = len(text)
+        while pos < end:
+            match = _TOKEN.match(text, pos)
+            kind = match.lastgroup
+            if kind == "suffix":  # the last group matched, inside a move
+                kind = "move"
+            token = match.group(kind)
+            pos = match.end()
+            if kind == "space":
+                continue
+            self.content = True
+            if kind == "brace":
+                comment, text, pos = self._comment(text, pos)
+                if text is None:
+                    return True
+                end = len(text)
+                self._note(comment)
+            elif kind == "semi":
+                self._note(text[pos:])
+                return False
+            elif kind == "open":
+                self.depth += 1
+            elif kind == "close":
+                if self.depth == 0:
+                    self.fail("')' without a variation '(' before it")
+                else:
+                    self.depth -= 1
+            elif self.depth:
+                continue  # inside a variation: skipped
+            elif kind == "result":
+                self._flush()
+                self.movetext_result = _RESULT_ALIASES.get(token, token)
+                self._after_result(text, pos)
+                return True
+            elif kind == "move":
+                self._move(token, match.group("suffix"))
+            elif kind == "nag":
+                self._nag(int(token[1:]))
+            elif kind == "glyph":
+                self._nag(_GLYPHS[token])
+            elif kind == "other":
+                self.fail(f"cannot read {token[:40]!r} in the movetext; expected moves such "
+                          f"as {self._example()}, move numbers, comments or a result")
+            # numbers and '...' carry nothing: moves are counted, not numbered
+        return False
+
+    def _comment(self, text, pos):
+        """(comment, line, position after '}'); the line is None when the comment runs to the
+        end of the input or into the next game's tags."""
+        parts = []
+        while True:
+            close = text.find("}", pos)
+            if close >= 0:
+                parts.append(text[pos:close])
+                return " ".join(" ".join(parts).split()), text, close + 1
+            parts.append(text[pos:])
+            item = self.source.next_line()
+            if item is None:
+                self.fail("a comment '{' is not closed before the end of the input")
+                return "", None, 0
+            text, self.line = item
+            pos = 0
+            if text.lstrip().startswith("[") and _TAG.match(text):
+                self.fail("a comment '{' is not closed before the next game")
+                self.source.unread(text, self.line)
+                return "", None, 0
+
+    def _after_result(self, text, pos):
+        """The rest of a line after the result: comments belong to this game; anything else
+        begins the next one."""
+        while True:
+            match = _TOKEN.match(text, pos)
+            if match is None:
+                return
+            kind = match.lastgroup
+            if kind == "space":
+                pos = match.end()
+            elif kind == "brace":
+                _, text, pos = self._comment(text, match.end())
+                if text is None:
+                    return
+            elif kind == "semi":
+                return
+            else:
+                self.source.unread(text[pos:], self.line)
+                return
+
+    # --- moves ------------------------------------------------------------------------------
+
+    def _move(self, text, suffix):
+        if self.dead:
+            return
+        if self.pending is not None and self.pending.continues_with(text):
+            self.pending.extend(text)
+        else:
+            self._flush()
+            if self.dead:
+                return
+            self.pending = _Pending(text, self.line)
+        if suffix:
+            self.pending.nags.add(_GLYPHS[suffix])
+
+    def _flush(self):
+        pending, self.pending = self.pending, None
+        if pending is None or self.dead:
+            return
+        board = self.game._board
+        written = " ".join(pending.raw)
+        text = written
+        try:
+            segments = pending.segments
+            converted = board.variant is ENGLISH and any(_ALGEBRAIC.fullmatch(s) for s in segments)
+            if converted:
+                segments = [_first_mover_square(s) if _ALGEBRAIC.fullmatch(s) else s
+                            for s in segments]
+            if converted or len(pending.raw) > 1:
+                text = ("x" if pending.capture else "-").join(segments)
+            move = board.parse_move(text)
+        except ShashkiError as exc:
+            k = len(self.game._moves) + self.offset
+            label = f"{1 + k // 2}{'.' if k % 2 == 0 else '...'}"
+            read_as = "" if text == written else f" (read as {text!r})"
+            legal = ", ".join(str(m) for m in board.legal_moves) or "none"
+            self.errors.append(_error(
+                self.number, pending.line,
+                f"move {label} {written!r} ({COLOR_NAMES[board.turn]} to move){read_as}: "
+                f"{exc}; the legal moves were: {legal}"))
+            self.dead = True
+            return
+        self.game.add_move(move, " ".join(pending.comments), pending.nags)
+
+    def _note(self, comment):
+        comment = " ".join(comment.split())
+        if not comment or self.dead or self.depth:
+            return
+        if self.pending is not None:
+            self.pending.comments.append(comment)
+        elif self.game.comments:
+            previous = self.game.comments[-1]
+            self.game.comments[-1] = f"{previous} {comment}" if previous else comment
+        else:
+            self.game.comment = f"{self.game.comment} {comment}".strip()
+
+    def _nag(self, nag):
+        if self.dead or self.depth:
+            return
+        if self.pending is not None:
+            self.pending.nags.add(nag)
+        elif self.game.nags:
+            self.game.nags[-1].add(nag)
+
+    def _example(self):
+        return "22-18 or 22x13" if self.game.variant.numeric else "c3-d4 or c3:e5"
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+def write_game(game, handle):
+    """Write a Game as PDN to a text handle, followed by a blank line."""
+    game.write(handle)
+
+
+def write_games(games, handle):
+    for game in games:
+        game.write(handle)
+
+
+def _escape(value):
+    # a tag is one line: line breaks in a value become spaces
+    value = " ".join(str(value).splitlines())
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _header_items(game):
+    """The tags to write: the game's headers with GameType in full, FEN when the game does not
+    start from the standard position, and a Variant tag that agrees with the game."""
+    items = dict(game.headers)
+    items.setdefault("Result", game.result)
+    items["GameType"] = game.variant.pdn_gametype
+    if game.is_standard_start():
+        items.pop("FEN", None)
+        items.pop("SetUp", None)
+    else:
+        items["FEN"] = game.starting_fen
+    tag = items.get("Variant")
+    if tag is not None and _variant_from_tag(tag) is not game.variant:
+        items["Variant"] = _VARIANT_TAG_NAMES.get(game.variant, game.variant.name.title())
+    elif tag is None and game.variant in _VARIANT_TAG_NAMES:
+        items["Variant"] = _VARIANT_TAG_NAMES[game.variant]
+    return items
+
+
+def _comment_words(comment):
+    # "}" would end the comment early; python-chess drops it the same way
+    words = comment.replace("}", "").split()
+    if not words:
+        return []
+    words[0] = "{" + words[0]
+    words[-1] = words[-1] + "}"
+    return words
+
+
+def _format_game(game):
+    lines = [f'[{name} "{_escape(value)}"]' for name, value in _header_items(game).items()]
+    tokens = _comment_words(game.comment)
+    offset = 0 if game._start.turn == game.variant.first_to_move else 1
+    renumber = True
+    for i, move in enumerate(game._moves):
+        k = i + offset
+        # a move number stays on the line of its move
+        if k % 2 == 0:
+            tokens.append(f"{1 + k // 2}. {move}")
+        elif renumber:
+            tokens.append(f"{1 + k // 2}... {move}")
+        else:
+            tokens.append(str(move))
+        tokens += [f"${nag}" for nag in sorted(game.nags[i])]
+        words = _comment_words(game.comments[i]) if i < len(game.comments) else []
+        tokens += words
+        renumber = bool(words)
+    result = game.result
+    tokens.append(result if result in RESULTS else "*")
+    lines.append("")
+    lines += _wrap(tokens)
+    return "\n".join(lines)
+
+
+def _wrap(tokens, width=LINE_WIDTH):
+    lines = []
+    line = ""
+    for token in tokens:
+        if line and len(line) + 1 + len(token) > width:
+            lines.append(line)
+            line = token
+        else:
+            line = f"{line} {token}" if line else token
+    if line:
+        lines.append(line)
+    return lines
