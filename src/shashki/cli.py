@@ -84,6 +84,8 @@ def build_parser():
     p.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                    help="progress bars on stderr (auto: when it is a terminal)")
     p.set_defaults(func=cmd_perft)
+    from . import play  # the play and match subcommands (shashki.play, shashki.match)
+    play.register(sub)
     return parser
 
 

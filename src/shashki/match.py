@@ -1,0 +1,672 @@
+"""Matches between engine settings: micro-matches from opening tables, colours swapped.
+
+>>> from shashki.match import match
+>>> result = match("depth=3", "depth=1", "russian", games=4)
+>>> result.games_played, result.wins + result.draws + result.losses
+(4, 4)
+
+Each opening is played twice, once with each player on White (the micro-match of seed 001:
+"two games are played, with the colours swapped"), so an opening that favours one colour
+favours both players equally.  A game ends when `Board.outcome()` says so (no legal move, or a
+draw rule of the game), or at a hard cap of `max_moves` moves of each side, which is scored as a
+draw.  Draws that a player must claim (english, WCDF: threefold repetition, 40 moves without
+progress) are claimed as soon as they have happened; the claim a player may make *before* a
+repeating move is not, since the side to move may be playing on to win.
+
+Players are engine specs (``"depth=4"``, ``"movetime=0.1,hash=16"``, an EngineSpec) or any
+object with a ``choose(board)`` method returning a legal Move (or its text, or a
+SearchResult), so a benchmark can put another program on one side; a plain function of the
+board works too.  Results are from the first player's (A's) point of view.
+"""
+
+import dataclasses
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .board import Board
+from .errors import ShashkiError
+from .variants import BLACK, WHITE, get_variant
+
+#: moves of each side after which a game is stopped and scored as a draw
+DEFAULT_MAX_MOVES = 200
+#: the table `match` takes openings from when none is named, by game; giveaway has no table
+DEFAULT_TABLES = {"russian": "micro-match", "brazilian": "micro-match", "italian": "11-man",
+                  "english": "3-move", "giveaway": "random"}
+#: plies played at random from the start position for a "random" opening
+RANDOM_OPENING_PLIES = 4
+#: the search limit of a spec that names none, when the match gives none either
+DEFAULT_DEPTH = 6
+#: transposition table of each engine in a match, MiB: two engines share the machine
+DEFAULT_HASH_MB = 16
+
+
+class EngineSpecError(ShashkiError):
+    """An engine spec that cannot be read (``depth=4,hash=16`` is one that can)."""
+
+
+# --- engine specs ------------------------------------------------------------------------------
+
+def _weight_names():
+    # the evaluation terms Engine(**weights) takes; "reversed" and "draw_plies" follow from the
+    # game's rules, so they are not settings to play with
+    from .engine import _weights
+    from .variants import RUSSIAN
+    return tuple(k for k in _weights(RUSSIAN) if k not in ("reversed", "draw_plies"))
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """Settings of the built-in engine: search limits (any combination), hash size, an
+    optional `name` for the score table, and evaluation weights (`weights`, (name, value)
+    pairs passed to Engine)."""
+
+    depth: Optional[int] = None
+    nodes: Optional[int] = None
+    movetime: Optional[float] = None
+    hash_mb: Optional[int] = None
+    name: Optional[str] = None
+    weights: tuple = ()
+
+    KEYS = ("depth", "nodes", "movetime", "hash", "name")
+
+    @classmethod
+    def parse(cls, text):
+        """Read ``key=value`` settings separated by commas or spaces: depth (plies), nodes,
+        movetime (seconds; also ``time``), hash (MiB), name, and evaluation weights
+        (man, king, advance, back_rank, centre: integers)."""
+        if isinstance(text, EngineSpec):
+            return text
+        if not isinstance(text, str):
+            raise EngineSpecError(f"an engine spec is text such as 'depth=4', "
+                                  f"not {type(text).__name__}")
+        from .engine import MAX_DEPTH
+        weight_names = _weight_names()
+        values = {}
+        weights = {}
+        items = [item for item in text.replace(",", " ").split() if item]
+        if not items:
+            raise EngineSpecError(f"empty engine spec {text!r}; expected settings such as "
+                                  f"'depth=4' or 'movetime=0.1,hash=16'")
+        for item in items:
+            key, eq, value = item.partition("=")
+            key = key.strip().lower().replace("-", "_")
+            value = value.strip()
+            if not eq or not key or not value:
+                raise EngineSpecError(f"cannot read {item!r} in engine spec {text!r}; expected "
+                                      f"key=value, e.g. depth=4")
+            if key == "time":
+                key = "movetime"
+            if key in values or key in weights:
+                raise EngineSpecError(f"{key} is given twice in engine spec {text!r}")
+            if key == "depth":
+                values[key] = _int(value, key, text, 1, MAX_DEPTH)
+            elif key == "nodes":
+                values[key] = _int(value, key, text, 1, None)
+            elif key == "hash":
+                values["hash_mb"] = _int(value, key, text, 1, 1 << 16)
+            elif key == "movetime":
+                try:
+                    seconds = float(value)
+                except ValueError:
+                    seconds = float("nan")
+                if not (seconds > 0 and math.isfinite(seconds)):
+                    raise EngineSpecError(f"movetime must be a positive number of seconds, "
+                                          f"not {value!r} (in {text!r})")
+                values[key] = seconds
+            elif key == "name":
+                values[key] = value
+            elif key in weight_names:
+                weights[key] = _int(value, key, text, None, None)
+            else:
+                raise EngineSpecError(
+                    f"unknown setting {key!r} in engine spec {text!r}; expected "
+                    f"{', '.join(k for k in cls.KEYS)} or an evaluation weight "
+                    f"({', '.join(weight_names)})")
+        return cls(weights=tuple(sorted(weights.items())), **values)
+
+    @property
+    def has_limit(self):
+        return any(v is not None for v in (self.depth, self.nodes, self.movetime))
+
+    def with_defaults(self, depth=None, movetime=None):
+        """This spec, or, when it sets no search limit, the match's `depth`/`movetime` (or
+        DEFAULT_DEPTH when neither is given)."""
+        if self.has_limit:
+            return self
+        if depth is None and movetime is None:
+            depth = DEFAULT_DEPTH
+        return dataclasses.replace(self, depth=depth, movetime=movetime)
+
+    def __str__(self):
+        if self.name:
+            return self.name
+        parts = [f"{k}={v:g}" if k == "movetime" else f"{k}={v}"
+                 for k, v in (("depth", self.depth), ("nodes", self.nodes),
+                              ("movetime", self.movetime), ("hash", self.hash_mb))
+                 if v is not None]
+        parts += [f"{k}={v}" for k, v in self.weights]
+        return ",".join(parts) or "default"
+
+
+def _int(value, key, text, low, high):
+    try:
+        number = int(value)
+    except ValueError:
+        raise EngineSpecError(f"{key} must be a whole number, not {value!r} (in {text!r})") \
+            from None
+    if (low is not None and number < low) or (high is not None and number > high):
+        bounds = f"from {low} to {high}" if high is not None else f"{low} or more"
+        raise EngineSpecError(f"{key} must be {bounds}, not {number} (in {text!r})")
+    return number
+
+
+# --- players -----------------------------------------------------------------------------------
+
+@dataclass
+class PlayerStats:
+    """What one player spent over a match: its moves, and for engines their search effort."""
+    moves: int = 0
+    searches: int = 0
+    nodes: int = 0
+    time: float = 0.0
+    depth_sum: int = 0
+
+    @property
+    def mean_depth(self):
+        return self.depth_sum / self.searches if self.searches else 0.0
+
+    @property
+    def nps(self):
+        return self.nodes / self.time if self.time > 0 else 0.0
+
+
+class EnginePlayer:
+    """The built-in engine with an EngineSpec's settings, one per player (own hash table)."""
+
+    def __init__(self, spec, variant):
+        from .engine import Engine
+        self.spec = spec
+        self.name = str(spec)
+        self.engine = Engine(variant, spec.hash_mb or DEFAULT_HASH_MB, **dict(spec.weights))
+
+    def new_game(self, board):
+        # a fresh table per game: each game then depends only on its opening and the settings
+        self.engine.new_game()
+
+    def choose(self, board):
+        return self.engine.search(board, depth=self.spec.depth, nodes=self.spec.nodes,
+                                  movetime=self.spec.movetime)
+
+
+class _FunctionPlayer:
+    def __init__(self, function, name):
+        self.function = function
+        self.name = name
+
+    def choose(self, board):
+        return self.function(board)
+
+
+def _player(item, variant, depth, movetime, label):
+    if isinstance(item, (str, EngineSpec)):
+        return EnginePlayer(EngineSpec.parse(item).with_defaults(depth, movetime), variant)
+    if hasattr(item, "choose"):
+        if not getattr(item, "name", None):
+            try:
+                item.name = label
+            except AttributeError:
+                pass
+        return item
+    if callable(item):
+        return _FunctionPlayer(item, getattr(item, "__name__", label))
+    raise EngineSpecError(f"player {label} must be an engine spec, an object with a "
+                          f"choose(board) method or a function of the board, "
+                          f"not {type(item).__name__}")
+
+
+def _name(player):
+    return getattr(player, "name", None) or type(player).__name__
+
+
+# --- openings ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class StartPosition:
+    """Where a pair of games starts: a name and a FEN (an Opening of the tables has both)."""
+    name: str
+    fen: str
+
+
+def choose_openings(variant, table=None, pairs=1, seed=None):
+    """`pairs` start positions for a match of `variant`.
+
+    `table` is the id of one of the game's opening tables (shashki.opening_tables), "start"
+    (the start position, every pair the same), "random" (RANDOM_OPENING_PLIES random plies
+    from the start, reproducible from `seed`), or None for the game's DEFAULT_TABLES entry.
+    From a table, openings barred as lost are left out; the rest are taken evenly spaced over
+    the whole table (its categories in turn) or, with a `seed`, sampled at random.  A table
+    smaller than `pairs` is gone through again from the start.
+    """
+    variant = get_variant(variant)
+    if isinstance(pairs, bool) or not isinstance(pairs, int) or pairs < 1:
+        raise ValueError(f"pairs must be a positive int, not {pairs!r}")
+    table = DEFAULT_TABLES[variant.name] if table is None else table
+    if table == "start":
+        return [StartPosition("start", variant.start_fen)] * pairs
+    if table == "random":
+        return _random_openings(variant, pairs, seed)
+    # the documented interface, shashki.openings, whichever module holds it
+    from . import openings
+    entries = [o for o in openings(variant, table=table) if not o.lost]
+    if seed is not None:
+        rng = random.Random(seed)
+        picked = rng.sample(entries, min(pairs, len(entries)))
+    else:
+        count = min(pairs, len(entries))
+        picked = [entries[i * len(entries) // count] for i in range(count)]
+    while len(picked) < pairs:
+        picked.append(picked[len(picked) % len(entries)])
+    return [StartPosition(o.name, o.fen) for o in picked]
+
+
+def _random_openings(variant, pairs, seed):
+    rng = random.Random(seed)
+    out, seen = [], set()
+    for _ in range(100 * pairs):
+        board = Board(variant)
+        moves = []
+        for _ in range(RANDOM_OPENING_PLIES):
+            legal = list(board.legal_moves)
+            if not legal:
+                break
+            moves.append(str(board.push(rng.choice(legal))))
+        fen = board.fen()
+        if board.outcome() is None and fen not in seen:
+            seen.add(fen)
+            out.append(StartPosition(f"random {len(out) + 1}: {' '.join(moves)}", fen))
+            if len(out) == pairs:
+                return out
+    # a game with fewer distinct short openings than asked for: go round them again
+    return [out[i % len(out)] for i in range(pairs)]
+
+
+# --- the match ---------------------------------------------------------------------------------
+
+@dataclass
+class GameRecord:
+    """One game of a match.  `a_white` says whether player A had White; `points_a` is A's
+    score (1, 0.5, 0); `termination` is the Termination that ended it, or None when the move
+    cap did (`reason` says which in words)."""
+
+    number: int
+    opening: StartPosition
+    a_white: bool
+    white: str
+    black: str
+    result: str
+    winner: Optional[int]
+    termination: object
+    reason: str
+    start_fen: str
+    moves: list = field(default_factory=list)
+    variant: str = "russian"
+
+    @property
+    def plies(self):
+        return len(self.moves)
+
+    @property
+    def points_a(self):
+        if self.winner is None:
+            return 0.5
+        return 1.0 if (self.winner == WHITE) == self.a_white else 0.0
+
+    def board(self):
+        """The final position, with the game's moves on its stack."""
+        board = Board(self.variant, fen=self.start_fen)
+        for move in self.moves:
+            board.push(move)
+        return board
+
+    def pdn(self, event="shashki match"):
+        """The game as a shashki.pdn.Game."""
+        from . import pdn
+        termination = self.termination.value if self.termination is not None else "move_cap"
+        import datetime
+        game = pdn.Game.from_board(self.board(), headers={
+            "Event": event, "Date": datetime.date.today().strftime("%Y.%m.%d"),
+            "Round": str(self.number), "White": self.white,
+            "Black": self.black, "Result": self.result, "Opening": self.opening.name,
+            "Termination": termination})
+        return game
+
+
+@dataclass
+class MatchResult:
+    """The games of a match and its score, from player A's point of view."""
+
+    variant: str
+    a: str
+    b: str
+    games: list = field(default_factory=list)
+    stats_a: PlayerStats = field(default_factory=PlayerStats)
+    stats_b: PlayerStats = field(default_factory=PlayerStats)
+
+    @property
+    def games_played(self):
+        return len(self.games)
+
+    @property
+    def wins(self):
+        return sum(1 for g in self.games if g.points_a == 1.0)
+
+    @property
+    def draws(self):
+        return sum(1 for g in self.games if g.points_a == 0.5)
+
+    @property
+    def losses(self):
+        return sum(1 for g in self.games if g.points_a == 0.0)
+
+    @property
+    def points(self):
+        """A's points: 1 a win, 1/2 a draw."""
+        return sum(g.points_a for g in self.games)
+
+    @property
+    def score(self):
+        """A's points as a fraction of the games, 0.0 .. 1.0 (0.5 with no games)."""
+        return self.points / len(self.games) if self.games else 0.5
+
+    @property
+    def percentage(self):
+        return 100.0 * self.score
+
+    @property
+    def elo(self):
+        """The Elo difference A - B that the score implies (±inf for 100% / 0%)."""
+        s = self.score
+        if s <= 0.0:
+            return -math.inf
+        if s >= 1.0:
+            return math.inf
+        return -400.0 * math.log10(1.0 / s - 1.0)
+
+    @property
+    def pairs(self):
+        """A's points in each micro-match (the two games of one opening), in order; an
+        unfinished pair (a match stopped early) is left out."""
+        by_opening = {}
+        for g in self.games:
+            by_opening.setdefault((g.number - 1) // 2, []).append(g.points_a)
+        return [sum(p) for p in by_opening.values() if len(p) == 2]
+
+    def pair_score(self):
+        """(micro-matches A won, drawn, lost)."""
+        pairs = self.pairs
+        return (sum(p > 1 for p in pairs), sum(p == 1 for p in pairs),
+                sum(p < 1 for p in pairs))
+
+    def summary(self):
+        """The final score as text."""
+        won, drawn, lost = self.pair_score()
+        elo = self.elo
+        elo_text = f"{elo:+.0f}" if math.isfinite(elo) else ("+inf" if elo > 0 else "-inf")
+        lines = [
+            f"{self.a} vs {self.b}, {self.variant}, {self.games_played} games",
+            f"{self.a}: +{self.wins} ={self.draws} -{self.losses}, "
+            f"{_points(self.points)}/{self.games_played} points, {self.percentage:.1f}% "
+            f"(Elo {elo_text})",
+            f"micro-matches: {self.a} won {won}, drew {drawn}, lost {lost}",
+        ]
+        for label, name, stats in (("A", self.a, self.stats_a), ("B", self.b, self.stats_b)):
+            if stats.searches:
+                lines.append(f"{label} {name}: {stats.moves} moves, mean depth "
+                             f"{stats.mean_depth:.1f}, {stats.nodes} nodes, {stats.time:.1f} s, "
+                             f"{stats.nps / 1000:.0f} knodes/s")
+        return "\n".join(lines)
+
+    def __str__(self):
+        return self.summary()
+
+
+def _points(value):
+    return f"{value:g}" if value == int(value) else f"{value:.1f}"
+
+
+def adjudicate(board):
+    """The Outcome that ends a match game at `board`, or None: `Board.outcome()`, plus the
+    claimed draws (english) once they hold, not merely the chance to repeat."""
+    outcome = board.outcome()
+    if outcome is not None:
+        return outcome
+    if board.can_claim_draw():
+        from .outcome import Termination
+        claimed = board.outcome(claim_draw=True)
+        if claimed is not None and (claimed.termination is not Termination.THREEFOLD_REPETITION
+                                    or board.is_repetition(3)):
+            return claimed
+    return None
+
+
+def play_game(white, black, board, max_moves=DEFAULT_MAX_MOVES, stats=None):
+    """Play `white` against `black` (players with choose(board)) from `board` (changed in
+    place) until adjudicate() ends the game or each side has made `max_moves` moves.
+    Returns (outcome or None at the cap).  `stats` maps a colour to the PlayerStats to add to."""
+    from .engine import SearchResult
+    players = {WHITE: white, BLACK: black}
+    for player in players.values():
+        if hasattr(player, "new_game"):
+            player.new_game(board.copy())
+    plies = 0
+    while True:
+        outcome = adjudicate(board)
+        if outcome is not None:
+            return outcome
+        if plies >= 2 * max_moves:
+            return None
+        side = board.turn
+        chosen = players[side].choose(board.copy())
+        record = stats.get(side) if stats else None
+        if isinstance(chosen, SearchResult):
+            if record is not None:
+                record.searches += 1
+                record.nodes += chosen.nodes
+                record.time += chosen.time
+                record.depth_sum += chosen.depth
+            chosen = chosen.best_move
+        if record is not None:
+            record.moves += 1
+        board.push(chosen)      # text is parsed; an illegal move raises IllegalMoveError
+        plies += 1
+
+
+def match(a, b, variant="russian", *, openings=None, games=10, depth=None, movetime=None,
+          max_moves=DEFAULT_MAX_MOVES, seed=None, on_game=None):
+    """Play A against B: `games` games (an even number), two per opening with colours
+    swapped, A on White in the first of each pair.
+
+    `a`, `b`: engine specs (text or EngineSpec) or players (see the module docstring).
+    `openings`: a table id, "start" or "random" (see choose_openings), or a list of
+    Openings / StartPositions / FEN strings to play in order.  `depth`/`movetime` are the
+    search limit of a spec that names none.  `on_game(record, result)` is called after each
+    game with the running MatchResult.  Returns a MatchResult.
+    """
+    variant = get_variant(variant)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 2 or games % 2:
+        raise ValueError(f"games must be an even number, 2 or more (each opening is played "
+                         f"twice, colours swapped), not {games!r}")
+    if not (isinstance(max_moves, int) and max_moves > 0):
+        raise ValueError(f"max_moves must be a positive int, not {max_moves!r}")
+    pairs = games // 2
+    starts = _starts(variant, openings, pairs, seed)
+    player_a = _player(a, variant, depth, movetime, "A")
+    player_b = _player(b, variant, depth, movetime, "B")
+    name_a, name_b = _name(player_a), _name(player_b)
+    if name_a == name_b:
+        name_a, name_b = f"A {name_a}", f"B {name_b}"
+    result = MatchResult(variant.name, name_a, name_b)
+    number = 0
+    for start in starts:
+        for a_white in (True, False):
+            number += 1
+            board = Board(variant, fen=start.fen)
+            white, black = (player_a, player_b) if a_white else (player_b, player_a)
+            stats = {WHITE: result.stats_a if a_white else result.stats_b,
+                     BLACK: result.stats_b if a_white else result.stats_a}
+            start_fen = board.fen()
+            outcome = play_game(white, black, board, max_moves, stats)
+            if outcome is None:
+                res, winner, termination = "1/2-1/2", None, None
+                reason = f"drawn at the cap of {max_moves} moves each"
+            else:
+                res, winner, termination = outcome.result(), outcome.winner, outcome.termination
+                reason = describe_outcome(outcome, variant)
+            record = GameRecord(number, start, a_white,
+                                name_a if a_white else name_b, name_b if a_white else name_a,
+                                res, winner, termination, reason, start_fen,
+                                list(board.move_stack), variant.name)
+            result.games.append(record)
+            if on_game is not None:
+                on_game(record, result)
+    return result
+
+
+def _starts(variant, openings, pairs, seed):
+    if openings is None or isinstance(openings, str):
+        return choose_openings(variant, openings, pairs, seed)
+    starts = []
+    for item in openings:
+        if isinstance(item, StartPosition):
+            starts.append(item)
+        elif isinstance(item, str):
+            starts.append(StartPosition(item, Board(variant, fen=item).fen()))
+        elif hasattr(item, "fen") and hasattr(item, "name"):
+            starts.append(StartPosition(item.name, item.fen))
+        else:
+            raise ValueError(f"an opening is an Opening, a StartPosition or a FEN string, "
+                             f"not {type(item).__name__}")
+    if not starts:
+        raise ValueError("no openings given")
+    return [starts[i % len(starts)] for i in range(pairs)]
+
+
+def describe_outcome(outcome, variant):
+    """The rule that ended a game, in words: "black has no legal move", "draw: ...")."""
+    from .outcome import Termination
+    from .variants import COLOR_NAMES
+    variant = get_variant(variant)
+    if outcome.termination is Termination.NO_MOVES:
+        if variant.reversed_goal:
+            return (f"{COLOR_NAMES[outcome.winner]} has no legal move, and in "
+                    f"{variant.name} that wins")
+        return f"{COLOR_NAMES[1 - outcome.winner]} has no legal move"
+    text = f"draw: {outcome.termination.text}"
+    if outcome.article:
+        text += f" (FMJD-64 art. {outcome.article})"
+    return text
+
+
+# --- the command -------------------------------------------------------------------------------
+
+def add_parser(sub):
+    """Add `shashki match` to the subcommands of the shashki parser."""
+    from .cli import _variant_names
+    p = sub.add_parser(
+        "match", help="play engine settings against each other",
+        description="Play engine A against engine B from opening positions, each opening "
+                    "twice with colours swapped, and print the score.  An engine is a spec "
+                    "such as depth=4, movetime=0.1, nodes=20000, 'depth=6,hash=16'.")
+    p.add_argument("a", metavar="A", help="engine spec of player A (its score is reported)")
+    p.add_argument("b", metavar="B", help="engine spec of player B")
+    p.add_argument("--variant", "-v", type=str.lower, choices=_variant_names(),
+                   default="russian", metavar="VARIANT",
+                   help="russian (default), giveaway, brazilian, italian or english")
+    p.add_argument("--openings", metavar="TABLE",
+                   help="opening table id (see shashki.opening_tables()), 'start' or 'random'; "
+                        "default: " + ", ".join(f"{k} {v}" for k, v in DEFAULT_TABLES.items()))
+    p.add_argument("--games", "-n", type=_even_games, default=10,
+                   help="games to play, an even number (default 10)")
+    limit = p.add_mutually_exclusive_group()
+    limit.add_argument("--movetime", type=_seconds, metavar="S",
+                       help="seconds per move for a spec that sets no limit")
+    limit.add_argument("--depth", type=_plies, metavar="D",
+                       help=f"search depth for a spec that sets no limit "
+                            f"(default {DEFAULT_DEPTH})")
+    p.add_argument("--max-moves", type=_plies, default=DEFAULT_MAX_MOVES, metavar="N",
+                   help=f"moves of each side before a game is drawn (default "
+                        f"{DEFAULT_MAX_MOVES})")
+    p.add_argument("--seed", type=int, help="sample the openings at random with this seed")
+    p.add_argument("--save", metavar="FILE.pdn", help="write the games to FILE as PDN")
+    p.set_defaults(func=cmd_match)
+    return p
+
+
+def _even_games(text):
+    import argparse
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"games must be a whole number, not {text!r}") \
+            from None
+    if value < 2 or value % 2:
+        raise argparse.ArgumentTypeError(
+            f"games must be an even number, 2 or more (each opening is played twice, colours "
+            f"swapped), not {value}")
+    return value
+
+
+def _seconds(text):
+    import argparse
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text!r}")
+    return value
+
+
+def _plies(text):
+    import argparse
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected 1 or more, not {value}")
+    return value
+
+
+def cmd_match(args, out):
+    spec_a = EngineSpec.parse(args.a).with_defaults(args.depth, args.movetime)
+    spec_b = EngineSpec.parse(args.b).with_defaults(args.depth, args.movetime)
+    starts = choose_openings(args.variant, args.openings, args.games // 2, args.seed)
+    table = args.openings or DEFAULT_TABLES[get_variant(args.variant).name]
+    print(f"match: A {spec_a} vs B {spec_b}, {args.variant}, {args.games} games from "
+          f"{table}, colours swapped per opening, cap {args.max_moves} moves", file=out)
+    out.flush()
+
+    def report(record, result):
+        a_side = "A white" if record.a_white else "A black"
+        print(f"game {record.number:>3}  {_clip(record.opening.name, 24):<24} {a_side}  "
+              f"{record.result:<7} {record.plies:>3} plies  {_clip(record.reason, 40):<40}  "
+              f"A {_points(result.points)}/{result.games_played} "
+              f"(+{result.wins} ={result.draws} -{result.losses})", file=out)
+        out.flush()
+
+    result = match(spec_a, spec_b, args.variant, openings=starts, games=args.games,
+                   max_moves=args.max_moves, on_game=report)
+    print(result.summary(), file=out)
+    if args.save:
+        with open(args.save, "w", encoding="utf-8") as handle:
+            for record in result.games:
+                record.pdn().write(handle)
+        print(f"games saved to {args.save}", file=out)
+    return 0
+
+
+def _clip(text, width):
+    return text if len(text) <= width else text[:width - 3] + "..."
