@@ -68,6 +68,11 @@ class Tmux:
 
     def close(self):
         subprocess.run(self.base + ["kill-server"], capture_output=True)
+        # tmux leaves the socket file of a killed server behind
+        socket = os.path.join(os.environ.get("TMUX_TMPDIR", "/tmp"), f"tmux-{os.getuid()}",
+                              self.socket)
+        if os.path.exists(socket):
+            os.unlink(socket)
 
 
 def play_in_tmux(tmp_path, args, deadline=120.0):
