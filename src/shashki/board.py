@@ -291,6 +291,12 @@ class Board:
     def __repr__(self):
         return f"Board({self.variant.name!r}, fen={self.fen()!r})"
 
+    def _repr_svg_(self):
+        """The board as an SVG picture (shashki.svg.board), for Jupyter; the last move played
+        is highlighted, as python-chess does."""
+        from . import svg  # imported on first display, so `import shashki` stays cheap
+        return svg.board(self, last_move=self.move_stack[-1] if self.move_stack else None)
+
 
 def _check_depth(depth):
     if isinstance(depth, bool) or not isinstance(depth, int):

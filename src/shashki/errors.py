@@ -36,3 +36,8 @@ class InvalidPdnError(ShashkiError):
 
     game_number = None
     line_number = None
+
+
+class InvalidSquareError(ShashkiError):
+    """A square that is not one of the 32 playable squares (ints 0..31, or a name in the game's
+    notation)."""
