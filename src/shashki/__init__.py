@@ -12,6 +12,7 @@ from .board import Board, LegalMoves
 from .errors import (AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError,
                      InvalidPdnError, InvalidVariantError, ShashkiError)
 from .move import Move
+from .outcome import Outcome, Termination
 from .squares import SQUARES
 from .variants import BLACK, VARIANTS, WHITE, Variant, get_variant
 from . import pdn  # stdlib-only, cheap
@@ -21,5 +22,6 @@ __version__ = "0.1.0"
 __all__ = [
     "Board", "LegalMoves", "Move", "Variant", "VARIANTS", "get_variant", "WHITE", "BLACK",
     "SQUARES", "ShashkiError", "InvalidFenError", "InvalidMoveError", "IllegalMoveError",
-    "AmbiguousMoveError", "InvalidVariantError", "InvalidPdnError", "pdn", "__version__",
+    "AmbiguousMoveError", "InvalidVariantError", "InvalidPdnError", "pdn", "Outcome",
+    "Termination", "__version__",
 ]

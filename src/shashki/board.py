@@ -1,10 +1,11 @@
 """Board: a position, its legal moves, and the stack of moves that led to it."""
 
 from . import notation as _notation
+from . import outcome as _outcome
 from . import squares as _sq
 from ._core import movegen as _movegen
 from ._core import perft as _perft
-from .errors import IllegalMoveError, InvalidMoveError
+from .errors import IllegalMoveError, InvalidMoveError, InvalidVariantError
 from .fen import parse_fen, write_fen
 from .move import Move
 from .variants import BLACK, WHITE, COLOR_NAMES, get_variant
@@ -55,8 +56,9 @@ class Board:
     'B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,e3,g3,d4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8'
     """
 
-    def __init__(self, variant="russian", fen=None):
+    def __init__(self, variant="russian", fen=None, *, fmjd_draw_rules=None):
         self.variant = get_variant(variant)
+        self.fmjd_draw_rules = _fmjd_setting(self.variant, fmjd_draw_rules)
         self.move_stack = []
         self._stack = []
         self._cache = None
@@ -72,6 +74,8 @@ class Board:
         self.move_stack = []
         self._stack = []
         self._cache = None
+        # the draw counters count from the set-up position (the game's history is unknown)
+        self._counters = _outcome.start_counters(white, black, kings, self.fmjd_draw_rules)
 
     def fen(self):
         return write_fen(self._white, self._black, self._kings, self._turn, self.variant)
@@ -113,6 +117,10 @@ class Board:
         board.move_stack = list(self.move_stack) if stack else []
         board._stack = list(self._stack) if stack else []
         board._cache = self._cache
+        board.fmjd_draw_rules = self.fmjd_draw_rules
+        # the counters go along even without the stack (as python-chess keeps its clocks);
+        # repetitions are then counted within the copied history only
+        board._counters = self._counters
         return board
 
     def __eq__(self, other):
@@ -213,11 +221,15 @@ class Board:
                 raise IllegalMoveError(self._illegal_message(str(move), move.origin))
             # the board's own instance carries the text and route
             move = next(m for m in self._legal() if m == move)
-        self._stack.append((self._masks(), self._cache))
+        # a snapshot is (masks, legal-move cache, draw counters): pop restores all three
+        self._stack.append((self._masks(), self._cache, self._counters))
+        man_moved = not self._kings >> move.origin & 1
         self.move_stack.append(move)
         self._white, self._black, self._kings, self._turn = _movegen.apply_move(
             *self._masks(), move.origin, move.destination, move.captured_mask, move.promotion)
         self._cache = None
+        self._counters = _outcome.counters_after(self._counters, move, man_moved, self._white,
+                                                 self._black, self._kings, self.fmjd_draw_rules)
         return move
 
     def pop(self):
@@ -225,12 +237,53 @@ class Board:
         if not self.move_stack:
             raise IndexError("pop from a board with no moves played")
         move = self.move_stack.pop()
-        masks, self._cache = self._stack.pop()
+        masks, self._cache, self._counters = self._stack.pop()
         self._white, self._black, self._kings, self._turn = masks
         return move
 
     def peek(self):
         return self.move_stack[-1]
+
+    # --- game end (shashki.outcome) -------------------------------------------------------
+
+    def outcome(self, claim_draw=False):
+        """None while the game goes on, else an Outcome(winner, termination).
+
+        The side to move with no legal move loses (in giveaway it wins).  Draws follow the
+        game's rules (RULES.md): threefold repetition, the kings-only move limit, the english
+        40-move rule, and in russian (or brazilian with `fmjd_draw_rules=True`) FMJD-64
+        7.2.4-7.2.8.  Draws a player must claim (english, WCDF) count only with
+        `claim_draw=True`.
+        """
+        return _outcome.outcome(self, claim_draw)
+
+    def is_game_over(self, claim_draw=False):
+        return self.outcome(claim_draw) is not None
+
+    def result(self, claim_draw=False):
+        """"1-0", "0-1", "1/2-1/2", or "*" while the game goes on."""
+        outcome = self.outcome(claim_draw)
+        return outcome.result() if outcome else "*"
+
+    def can_claim_draw(self):
+        """Whether the side to move may claim a draw now, in a game whose rule book makes the
+        draw a claim (english: repetition, also before the repeating move, and 40 moves)."""
+        return _outcome.can_claim_draw(self)
+
+    def is_repetition(self, count=3):
+        """Whether this position, with this side to move, has occurred `count` times or more."""
+        return _outcome.repetitions(self._masks(), self._stack, self._counters.halfmove_clock,
+                                    count) >= count
+
+    @property
+    def halfmove_clock(self):
+        """Plies since the last man move or capture (kings-only and 40-move rules)."""
+        return self._counters.halfmove_clock
+
+    @property
+    def draw_counters(self):
+        """Every draw counter of the position (shashki.outcome.DrawCounters), in plies."""
+        return self._counters
 
     # --- perft ----------------------------------------------------------------------------
 
@@ -296,6 +349,21 @@ class Board:
         is highlighted, as python-chess does."""
         from . import svg  # imported on first display, so `import shashki` stays cheap
         return svg.board(self, last_move=self.move_stack[-1] if self.move_stack else None)
+
+
+def _fmjd_setting(variant, value):
+    """Whether the FMJD-64 endgame draw rules (7.2.4-7.2.8) apply: by default where the game's
+    record says so (russian); they may be turned on for brazilian, the other flying-king game
+    played to win, and off anywhere."""
+    if value is None:
+        return variant.fmjd_endgame_rules
+    if not isinstance(value, bool):
+        raise InvalidVariantError(
+            f"fmjd_draw_rules must be True, False or None (the game's default), not {value!r}")
+    if value and not (variant.flying_kings and not variant.reversed_goal):
+        raise InvalidVariantError(
+            f"the FMJD-64 draw rules are for russian and brazilian, not {variant.name}")
+    return value
 
 
 def _check_depth(depth):

@@ -1,0 +1,765 @@
+"""Game end and every draw rule (RULES.md "Draws and the end of the game"), per game.
+
+Each rule is tested on a position built for it, reached by playing real moves from a FEN: one
+ply before the limit (no draw) and at it (draw).  The long lines of king moves are found by a
+small search that never repeats a position (so repetition cannot end the game early), never
+captures, and moves only what the test allows; the search knows nothing of the draw rules.
+"""
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import shashki
+from shashki import BLACK, WHITE, squares as _sq
+from shashki.errors import InvalidVariantError
+from shashki.outcome import MAIN_ROAD, DrawCounters, Outcome, Termination
+
+GAMES = ["russian", "giveaway", "brazilian", "italian", "english"]
+T = Termination
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+def sq(name):
+    return _sq.ALGEBRAIC_INDEX[name]
+
+
+def fen(game, turn, white, black):
+    """A FEN in `game`'s notation from algebraic names ("Ka1" for a king); the internal squares
+    are the same in every game (italian only mirrors the names), so one drawing serves all."""
+    variant = shashki.get_variant(game)
+
+    def side(items):
+        out = []
+        for item in items:
+            king = item.startswith("K")
+            out.append(("K" if king else "") + variant.square_name(sq(item.lstrip("K"))))
+        return ",".join(out)
+    return f"{turn}:W{side(white)}:B{side(black)}"
+
+
+def move(board, origin, destination):
+    """The legal move from `origin` to `destination` (algebraic names)."""
+    fits = [m for m in board.legal_moves
+            if m.origin == sq(origin) and m.destination == sq(destination)]
+    assert len(fits) == 1, (origin, destination, board.fen(), list(board.legal_moves))
+    return fits[0]
+
+
+def play(board, *pairs):
+    for origin, destination in pairs:
+        board.push(move(board, origin, destination))
+
+
+def is_king_move(board, ply, m):
+    return board.kings >> m.origin & 1
+
+
+def find_line(board, plies, allow=is_king_move, max_nodes=50_000):
+    """`plies` moves from `board` with no capture and no position twice, each move allowed by
+    allow(board, ply, move).  The board is left as it was."""
+    seen = {board.fen()}
+    line = []
+    nodes = 0
+
+    def search(ply):
+        nonlocal nodes
+        if ply == plies:
+            return True
+        for m in sorted(board.legal_moves, key=lambda m: (m.origin, m.destination)):
+            if m.is_capture or not allow(board, ply, m):
+                continue
+            nodes += 1
+            assert nodes < max_nodes, "no line found"
+            board.push(m)
+            key = board.fen()
+            if key not in seen:
+                seen.add(key)
+                line.append(m)
+                if search(ply + 1):
+                    board.pop()
+                    return True
+                line.pop()
+                seen.discard(key)
+            board.pop()
+        return False
+
+    assert search(0), "no line found"
+    return line
+
+
+def push_all(board, line):
+    for m in line:
+        board.push(m)
+
+
+def assert_limit(board, line, termination, claim=False, article=None):
+    """No outcome through the line's last-but-one ply; after its last ply, a draw by
+    `termination` (with claim_draw when `claim`)."""
+    for m in line[:-1]:
+        assert board.outcome(claim_draw=True) is None, (board.fen(), board.outcome(True))
+        board.push(m)
+    assert board.outcome(claim_draw=True) is None, (board.fen(), board.outcome(True))
+    board.push(line[-1])
+    outcome = board.outcome(claim_draw=claim)
+    assert outcome == Outcome(None, termination), (board.fen(), outcome)
+    assert outcome.article == article
+    assert board.is_game_over(claim_draw=claim)
+    assert board.result(claim_draw=claim) == "1/2-1/2"
+    return outcome
+
+
+# --- Outcome and Termination --------------------------------------------------------------
+
+def test_outcome_results():
+    assert Outcome(WHITE, T.NO_MOVES).result() == "1-0"
+    assert Outcome(BLACK, T.NO_MOVES).result() == "0-1"
+    assert Outcome(None, T.THREEFOLD_REPETITION).result() == "1/2-1/2"
+    assert shashki.Outcome is Outcome and shashki.Termination is Termination
+
+
+def test_outcome_is_a_frozen_value():
+    outcome = Outcome(None, T.KINGS_ONLY_MOVES)
+    with pytest.raises(AttributeError):
+        outcome.winner = WHITE
+    assert outcome == Outcome(None, T.KINGS_ONLY_MOVES, "7.2.5")   # the article is derived
+    assert hash(outcome) == hash(Outcome(None, T.KINGS_ONLY_MOVES))
+
+
+@pytest.mark.parametrize("winner, termination", [
+    (None, T.NO_MOVES), (WHITE, T.THREEFOLD_REPETITION), (2, T.NO_MOVES), (True, T.NO_MOVES)])
+def test_outcome_rejects_a_winner_that_does_not_fit(winner, termination):
+    with pytest.raises(ValueError):
+        Outcome(winner, termination)
+
+
+def test_fmjd_terminations_carry_their_article():
+    assert T.KINGS_VS_LONE_KING.article == "7.2.4"
+    assert T.BALANCE_UNCHANGED.article == "7.2.6"
+    assert T.LONE_KING_ON_MAIN_ROAD.article == "7.2.7"
+    assert T.FEW_PIECES_VS_LONE_KING.article == "7.2.8"
+    assert Outcome(None, T.LONE_KING_ON_MAIN_ROAD).article == "7.2.7"
+    for t in (T.NO_MOVES, T.THREEFOLD_REPETITION, T.KINGS_ONLY_MOVES, T.NO_PROGRESS):
+        assert t.article is None
+    assert all(t.text for t in T)
+    assert [t for t in T if not t.is_draw] == [T.NO_MOVES]
+
+
+# --- no legal moves -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", GAMES)
+def test_blocked_side_to_move_loses(game):
+    # the white man on a1 can neither step to b2 nor jump it (c3 is taken)
+    board = shashki.Board(game, fen(game, "W", ["a1"], ["b2", "c3"]))
+    expected = WHITE if game == "giveaway" else BLACK
+    assert board.outcome() == Outcome(expected, T.NO_MOVES)
+    assert board.outcome(claim_draw=True) == Outcome(expected, T.NO_MOVES)
+    assert board.result() == ("1-0" if expected == WHITE else "0-1")
+    assert board.is_game_over()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_capturing_the_last_piece_ends_the_game(game):
+    board = shashki.Board(game, fen(game, "W", ["c3"], ["d4"]))
+    assert board.outcome() is None and board.result() == "*"
+    play(board, ("c3", "e5"))
+    # Black, to move, has no piece left: it lost, or in giveaway it won
+    expected = BLACK if game == "giveaway" else WHITE
+    assert board.outcome() == Outcome(expected, T.NO_MOVES)
+    board.pop()
+    assert board.outcome() is None
+
+
+# --- threefold repetition -----------------------------------------------------------------
+
+# White: king a1, men e1, g1; Black: king h6, men b8, d8.  The kings cannot reach each other.
+REPEAT_WHITE, REPEAT_BLACK = ["Ka1", "e1", "g1"], ["Kh6", "b8", "d8"]
+SHUFFLE = [("a1", "b2"), ("h6", "g5"), ("b2", "a1"), ("g5", "h6")]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_threefold_repetition(game):
+    board = shashki.Board(game, fen(game, "W", REPEAT_WHITE, REPEAT_BLACK))
+    start = board.fen()
+    play(board, *SHUFFLE, *SHUFFLE[:3])
+    # the start position has occurred twice; Black's next move would make it three times
+    assert board.outcome(claim_draw=True) is None or game == "english"
+    assert board.outcome() is None
+    assert not board.is_repetition(3)
+    play(board, SHUFFLE[3])
+    assert board.fen() == start and board.is_repetition(3) and board.is_repetition(2)
+    assert not board.is_repetition(4)
+    if game == "english":
+        # WCDF: a claim, not an automatic draw
+        assert board.outcome() is None and not board.is_game_over()
+        assert board.can_claim_draw()
+        assert board.outcome(claim_draw=True) == Outcome(None, T.THREEFOLD_REPETITION)
+    else:
+        outcome = board.outcome()
+        assert outcome == Outcome(None, T.THREEFOLD_REPETITION)
+        assert outcome.article == ("7.2.3" if game == "russian" else None)
+        assert not board.can_claim_draw()      # nothing to claim: the draw is automatic
+
+
+def test_english_repetition_may_be_claimed_before_the_repeating_move():
+    board = shashki.Board("english", fen("english", "W", REPEAT_WHITE, REPEAT_BLACK))
+    play(board, *SHUFFLE, *SHUFFLE[:2])
+    # White to move: b2-a1 would make its position the second time only
+    assert not board.can_claim_draw()
+    assert board.outcome(claim_draw=True) is None
+    play(board, SHUFFLE[2])
+    # Black to move: g5-h6 would create the start position for the third time
+    assert not board.is_repetition(3)
+    assert board.can_claim_draw()
+    assert board.outcome(claim_draw=True) == Outcome(None, T.THREEFOLD_REPETITION)
+    assert board.outcome() is None
+
+
+def test_repetition_counts_only_the_same_side_to_move():
+    # White's king goes round a1-c3-b2-a1 (three moves), Black's h6-g5-h6 (two): after five
+    # plies the same pieces stand on the same squares with Black to move.
+    board = shashki.Board("russian", fen("russian", "W", REPEAT_WHITE, REPEAT_BLACK))
+    white_to_move = board.fen()
+    white_round = [("a1", "c3"), ("h6", "g5"), ("c3", "b2"), ("g5", "h6"), ("b2", "a1")]
+    black_round = [("h6", "f4"), ("a1", "b2"), ("f4", "g5"), ("b2", "a1"), ("g5", "h6")]
+    play(board, *white_round)
+    black_to_move = board.fen()
+    assert black_to_move.split(":")[1:] == white_to_move.split(":")[1:]
+    assert board.turn == BLACK and not board.is_repetition(2)
+    play(board, *black_round, *white_round)
+    # the placement has now stood four times, each side to move twice
+    assert board.fen() == black_to_move and board.is_repetition(2)
+    assert not board.is_repetition(3) and board.outcome() is None
+    play(board, *black_round)
+    assert board.fen() == white_to_move and board.is_repetition(3)
+    assert board.outcome() == Outcome(None, T.THREEFOLD_REPETITION)
+
+
+def test_a_man_move_starts_the_repetition_history_again():
+    board = shashki.Board("russian", fen("russian", "W", REPEAT_WHITE, REPEAT_BLACK))
+    play(board, *SHUFFLE)
+    assert board.is_repetition(2)
+    # the man on f2 can never go back, so no earlier position can come again
+    play(board, ("e1", "f2"))
+    assert board.halfmove_clock == 0 and not board.is_repetition(2)
+    back_and_forth = [("h6", "g5"), ("a1", "b2"), ("g5", "h6"), ("b2", "a1")]
+    play(board, *back_and_forth)
+    assert board.halfmove_clock == 4 and board.is_repetition(2)
+    assert not board.is_repetition(3) and board.outcome() is None
+    play(board, *back_and_forth)
+    assert board.outcome() == Outcome(None, T.THREEFOLD_REPETITION)
+
+
+# --- kings-only moves and the english 40-move rule ------------------------------------------
+
+# eight pieces, so that no FMJD-64 endgame rule applies in russian
+KINGS_WHITE, KINGS_BLACK = ["Kc3", "e1", "g1", "h2"], ["Ke7", "b8", "d8", "a7"]
+
+
+@pytest.mark.parametrize("game, moves, article", [
+    ("russian", 15, "7.2.5"), ("giveaway", 15, None), ("brazilian", 15, None),
+    ("italian", 40, None)])
+def test_kings_only_moves(game, moves, article):
+    board = shashki.Board(game, fen(game, "W", KINGS_WHITE, KINGS_BLACK))
+    line = find_line(board, 2 * moves)
+    assert_limit(board, line, T.KINGS_ONLY_MOVES, article=article)
+    assert board.halfmove_clock == 2 * moves
+
+
+def test_brazilian_with_fmjd_rules_names_the_article():
+    board = shashki.Board("brazilian", fen("brazilian", "W", KINGS_WHITE, KINGS_BLACK),
+                          fmjd_draw_rules=True)
+    assert_limit(board, find_line(board, 30), T.KINGS_ONLY_MOVES, article="7.2.5")
+
+
+def test_english_forty_moves_without_progress_is_a_claim():
+    board = shashki.Board("english", fen("english", "W", KINGS_WHITE, KINGS_BLACK))
+    line = find_line(board, 80)
+    push_all(board, line[:-1])
+    assert not board.can_claim_draw() and board.outcome(claim_draw=True) is None
+    board.push(line[-1])
+    assert board.outcome() is None                      # not automatic (WCDF)
+    assert board.can_claim_draw()
+    assert board.outcome(claim_draw=True) == Outcome(None, T.NO_PROGRESS)
+
+
+def test_english_count_starts_again_after_a_man_move():
+    # a man move resets the english count: 79 quiet plies, a man move, 79 more: no claim
+    board = shashki.Board("english", fen("english", "W", KINGS_WHITE, KINGS_BLACK))
+
+    def allow(b, ply, m):
+        is_king = b.kings >> m.origin & 1
+        return not is_king and not m.promotion if ply == 79 else is_king
+    line = find_line(board, 159, allow)
+    push_all(board, line[:79])
+    assert board.halfmove_clock == 79
+    board.push(line[79])
+    assert board.halfmove_clock == 0
+    push_all(board, line[80:])
+    assert board.halfmove_clock == 79
+    assert not board.can_claim_draw() and board.outcome(claim_draw=True) is None
+
+
+@pytest.mark.parametrize("game", ["russian", "giveaway", "brazilian", "italian"])
+def test_a_man_move_resets_the_kings_only_count(game):
+    limit = shashki.get_variant(game).kings_only_limit
+    board = shashki.Board(game, fen(game, "W", KINGS_WHITE, KINGS_BLACK))
+    # White moves a man at ply 2 * limit - 2: the count starts again from there
+    man_ply = 2 * limit - 2
+
+    def allow(b, ply, m):
+        is_king = b.kings >> m.origin & 1
+        return not is_king and not m.promotion if ply == man_ply else is_king
+    line = find_line(board, 2 * limit + 4, allow)
+    push_all(board, line)
+    assert board.halfmove_clock == 5
+    assert board.outcome() is None
+
+
+# --- FMJD-64 7.2.4: three kings or more against a lone king ---------------------------------
+
+def off_main_road_for_black(board, ply, m):
+    if not board.kings >> m.origin & 1:
+        return False
+    return board.turn == WHITE or not MAIN_ROAD >> m.destination & 1
+
+
+THREE_KINGS = ["Kc1", "Ke1", "Kg1"]
+
+
+@pytest.mark.parametrize("game, flag", [("russian", None), ("brazilian", True)])
+def test_three_kings_against_a_lone_king_stronger_side_first(game, flag):
+    board = shashki.Board(game, fen(game, "W", THREE_KINGS, ["Ka5"]), fmjd_draw_rules=flag)
+    # White's 15th move is the 29th ply
+    line = find_line(board, 29, off_main_road_for_black)
+    assert_limit(board, line, T.KINGS_VS_LONE_KING, article="7.2.4")
+
+
+def test_three_kings_against_a_lone_king_weaker_side_first():
+    board = shashki.Board("russian", fen("russian", "B", THREE_KINGS, ["Ka5"]))
+    # Black moves first, so White's 15th move is the 30th ply (and 7.2.4 is named before the
+    # 15 king moves of 7.2.5, which end at the same ply)
+    line = find_line(board, 30, off_main_road_for_black)
+    assert_limit(board, line, T.KINGS_VS_LONE_KING, article="7.2.4")
+
+
+def test_three_kings_count_from_when_the_balance_arose():
+    # four white kings against one: the lone king takes one of them after 20 plies, and the
+    # 15 moves of 7.2.4 are counted again from that capture
+    board = shashki.Board("russian", fen("russian", "W", THREE_KINGS + ["Ka3"], ["Kh4"]))
+    push_all(board, find_line(board, 20, off_main_road_for_black))
+    offer = None
+    for m in sorted(board.legal_moves, key=lambda m: (m.origin, m.destination)):
+        board.push(m)
+        replies = list(board.legal_moves)
+        if replies and all(r.is_capture and len(r.captured) == 1 for r in replies):
+            offer = m
+            board.push(replies[0])
+            break
+        board.pop()
+    assert offer is not None
+    assert board.draw_counters.balance_plies == 0
+    assert bin(board.white & board.kings).count("1") == 3
+    # White moves first after the capture: its 15th move is the 29th ply
+    line = find_line(board, 29, off_main_road_for_black)
+    assert_limit(board, line, T.KINGS_VS_LONE_KING, article="7.2.4")
+
+
+def test_three_kings_rule_needs_fmjd_rules():
+    board = shashki.Board("brazilian", fen("brazilian", "W", THREE_KINGS, ["Ka5"]))
+    line = find_line(board, 30, off_main_road_for_black)
+    push_all(board, line[:29])
+    assert board.outcome() is None
+    board.push(line[29])
+    # only the brazilian 15 king moves, at the 30th ply
+    assert board.outcome() == Outcome(None, T.KINGS_ONLY_MOVES)
+
+
+# --- FMJD-64 7.2.6: the balance of forces unchanged ----------------------------------------
+
+def balance_allow(man_plies):
+    def allow(board, ply, m):
+        is_king = board.kings >> m.origin & 1
+        if ply in man_plies:
+            return not is_king and not m.promotion
+        return is_king
+    return allow
+
+
+def test_balance_unchanged_with_four_pieces():
+    board = shashki.Board("russian", fen("russian", "W", ["Kd2", "a3"], ["Ke7", "h6"]))
+    # a man moves at plies 20 (White) and 41 (Black), so 15 king moves never pass
+    line = find_line(board, 60, balance_allow({20, 41}))
+    assert_limit(board, line, T.BALANCE_UNCHANGED, article="7.2.6")
+    assert board.halfmove_clock < 30
+
+
+def test_balance_unchanged_with_six_pieces():
+    board = shashki.Board("russian",
+                          fen("russian", "W", ["Kd2", "a1", "a3"], ["Ke7", "h8", "h6"]))
+    line = find_line(board, 120, balance_allow({20, 41, 60, 81, 100}))
+    assert_limit(board, line, T.BALANCE_UNCHANGED, article="7.2.6")
+
+
+def test_a_promotion_changes_the_balance():
+    # White's man is crowned at ply 20: 7.2.6 counts its 30 moves from there
+    board = shashki.Board("russian", fen("russian", "W", ["Kd2", "a7"], ["Kh4", "h8"]))
+
+    def allow(b, ply, m):
+        is_king = b.kings >> m.origin & 1
+        if ply == 20:
+            return not is_king and m.promotion
+        return not is_king and not m.promotion if ply in (41, 61) else is_king
+    line = find_line(board, 81, allow)
+    push_all(board, line[:21])
+    assert board.draw_counters.balance_plies == 0
+    assert board.draw_counters.halfmove_clock == 0
+    assert_limit(board, line[21:], T.BALANCE_UNCHANGED, article="7.2.6")
+
+
+def test_balance_rule_needs_kings_on_both_sides():
+    # a king and a man against two men: 60 plies of the same balance are no draw
+    board = shashki.Board("russian", fen("russian", "W", ["Kd2", "a3"], ["h8", "h6"]))
+
+    def allow(b, ply, m):
+        if b.turn == BLACK:
+            return not m.promotion
+        return b.kings >> m.origin & 1
+    line = find_line(board, 12, allow)
+    push_all(board, line)
+    assert board.draw_counters.balance_plies == 12 and board.outcome() is None
+
+
+# --- FMJD-64 7.2.7: a lone king on the main road -------------------------------------------
+
+def black_on_main_road(board, ply, m):
+    if not board.kings >> m.origin & 1:
+        return False
+    return board.turn == WHITE or MAIN_ROAD >> m.destination & 1
+
+
+ROAD_WHITE = ["Kh2", "a3", "c1"]       # a king and two men
+
+
+@pytest.mark.parametrize("game, flag", [("russian", None), ("brazilian", True)])
+def test_lone_king_on_the_main_road(game, flag):
+    board = shashki.Board(game, fen(game, "W", ROAD_WHITE, ["Kd4"]), fmjd_draw_rules=flag)
+    # White's 5th move is the 9th ply
+    line = find_line(board, 9, black_on_main_road)
+    assert_limit(board, line, T.LONE_KING_ON_MAIN_ROAD, article="7.2.7")
+
+
+def test_lone_king_off_the_main_road_is_not_7_2_7():
+    board = shashki.Board("russian", fen("russian", "W", ROAD_WHITE, ["Ka5"]))
+    # 29 plies: White's 15th move, which would end 7.2.4 if a king and two men were "three
+    # kings"; the 15 king moves of 7.2.5 end only at the 30th
+    push_all(board, find_line(board, 29, off_main_road_for_black))
+    assert board.draw_counters.main_road_plies == -1
+    assert board.outcome() is None
+
+
+def test_main_road_count_starts_when_the_lone_king_steps_on_it():
+    board = shashki.Board("russian", fen("russian", "W", ROAD_WHITE, ["Ka5"]))
+
+    def allow(b, ply, m):
+        if not b.kings >> m.origin & 1:
+            return False
+        if b.turn == WHITE:
+            return True
+        on_road = MAIN_ROAD >> m.destination & 1
+        return on_road if ply >= 5 else not on_road
+    # Black steps onto the main road at ply 5; White's 5th move after that is ply 5 + 10
+    line = find_line(board, 15, allow)
+    push_all(board, line[:6])
+    assert board.draw_counters.main_road_plies == 0
+    assert_limit(board, line[6:], T.LONE_KING_ON_MAIN_ROAD, article="7.2.7")
+
+
+# --- FMJD-64 7.2.8: two pieces or fewer against a lone king --------------------------------
+
+@pytest.mark.parametrize("white", [["Kc1", "Ke1"], ["Kc1", "a3"], ["Kc1"]])
+def test_few_pieces_against_a_lone_king(white):
+    board = shashki.Board("russian", fen("russian", "W", white, ["Kh4"]))
+    # White's 5th move is the 9th ply (with king against king, either side's 5th move)
+    line = find_line(board, 9)
+    assert_limit(board, line, T.FEW_PIECES_VS_LONE_KING, article="7.2.8")
+
+
+def test_few_pieces_black_stronger_and_second():
+    board = shashki.Board("russian", fen("russian", "W", ["Kh2"], ["Kb8", "Kd8"]))
+    # Black is the stronger side and moves second: its 5th move is the 10th ply
+    line = find_line(board, 10)
+    assert_limit(board, line, T.FEW_PIECES_VS_LONE_KING, article="7.2.8")
+
+
+def test_few_pieces_count_goes_on_when_a_man_is_crowned():
+    # the white man on f6 is crowned on its way: still "two pieces against a lone king"
+    board = shashki.Board("russian", fen("russian", "W", ["Kc1", "f6"], ["Kh4"]))
+
+    def allow(b, ply, m):
+        if ply in (0, 2):
+            return not b.kings >> m.origin & 1
+        return b.kings >> m.origin & 1
+    line = find_line(board, 9, allow)
+    outcome = assert_limit(board, line, T.FEW_PIECES_VS_LONE_KING, article="7.2.8")
+    assert bin(board.white & board.kings).count("1") == 2 and outcome.winner is None
+
+
+def test_few_pieces_rule_needs_a_king_on_the_stronger_side():
+    board = shashki.Board("russian", fen("russian", "W", ["a3", "c1"], ["Kh6"]))
+
+    def allow(b, ply, m):
+        return b.turn == BLACK or not m.promotion
+    push_all(board, find_line(board, 10, allow))
+    assert board.draw_counters.lone_king_plies == -1 and board.outcome() is None
+
+
+def test_brazilian_endgame_rules_are_off_by_default():
+    board = shashki.Board("brazilian", fen("brazilian", "W", ["Kc1", "Ke1"], ["Kh4"]))
+    assert not board.fmjd_draw_rules
+    push_all(board, find_line(board, 12))
+    assert board.outcome() is None
+    on = shashki.Board("brazilian", fen("brazilian", "W", ["Kc1", "Ke1"], ["Kh4"]),
+                       fmjd_draw_rules=True)
+    assert_limit(on, find_line(on, 9), T.FEW_PIECES_VS_LONE_KING, article="7.2.8")
+
+
+def test_russian_endgame_rules_can_be_turned_off():
+    board = shashki.Board("russian", fen("russian", "W", ["Kc1", "Ke1"], ["Kh4"]),
+                          fmjd_draw_rules=False)
+    push_all(board, find_line(board, 12))
+    assert board.outcome() is None
+
+
+@pytest.mark.parametrize("game", ["giveaway", "italian", "english"])
+def test_fmjd_rules_only_for_russian_and_brazilian(game):
+    with pytest.raises(InvalidVariantError):
+        shashki.Board(game, fmjd_draw_rules=True)
+    assert not shashki.Board(game, fmjd_draw_rules=False).fmjd_draw_rules
+
+
+@pytest.mark.parametrize("value", ["yes", 1, 0])
+def test_fmjd_rules_flag_must_be_a_bool(value):
+    with pytest.raises(InvalidVariantError):
+        shashki.Board("russian", fmjd_draw_rules=value)
+
+
+# --- counters through push, pop, copy and set_fen ------------------------------------------
+
+def test_counters_survive_pop_and_copy():
+    board = shashki.Board("russian", fen("russian", "W", KINGS_WHITE, KINGS_BLACK))
+    line = find_line(board, 30)
+    push_all(board, line[:-1])
+    before = board.draw_counters
+    assert before == DrawCounters(29, 29, -1, -1)
+    twin = board.copy()
+    twin.push(line[-1])
+    assert twin.outcome() == Outcome(None, T.KINGS_ONLY_MOVES)
+    assert board.outcome() is None and board.draw_counters == before
+    assert twin.pop() == line[-1]
+    assert twin.draw_counters == before and twin.outcome() is None
+    twin.push(line[-1])
+    assert twin.outcome() == Outcome(None, T.KINGS_ONLY_MOVES)
+    # a copy without the stack keeps the counters (not the positions for repetitions)
+    bare = board.copy(stack=False)
+    assert bare.draw_counters == before and bare.move_stack == []
+    bare.push(line[-1])
+    assert bare.outcome() == Outcome(None, T.KINGS_ONLY_MOVES)
+
+
+def test_repetition_history_survives_copy_and_pop():
+    board = shashki.Board("giveaway", fen("giveaway", "W", REPEAT_WHITE, REPEAT_BLACK))
+    play(board, *SHUFFLE, *SHUFFLE[:3])
+    twin = board.copy()
+    play(twin, SHUFFLE[3])
+    assert twin.outcome() == Outcome(None, T.THREEFOLD_REPETITION)
+    assert board.outcome() is None
+    twin.pop()
+    assert twin.outcome() is None
+    bare = board.copy(stack=False)
+    play(bare, SHUFFLE[3])
+    assert bare.outcome() is None and bare.is_repetition(1) and not bare.is_repetition(2)
+
+
+def test_set_fen_resets_the_counters():
+    board = shashki.Board("russian", fen("russian", "W", KINGS_WHITE, KINGS_BLACK))
+    line = find_line(board, 30)
+    push_all(board, line)
+    assert board.outcome() is not None
+    board.set_fen(board.fen())
+    assert board.draw_counters == DrawCounters(0, 0, -1, -1)
+    assert board.outcome() is None and not board.is_repetition(2)
+
+
+def test_set_up_position_starts_the_endgame_counts():
+    board = shashki.Board("russian", fen("russian", "B", ["Kc1", "Ke1"], ["Kh4"]))
+    assert board.draw_counters == DrawCounters(0, 0, -1, 0)
+    board = shashki.Board("russian", fen("russian", "W", ROAD_WHITE, ["Kd4"]))
+    assert board.draw_counters == DrawCounters(0, 0, 0, -1)
+
+
+def test_pushing_a_bad_move_leaves_the_counters():
+    board = shashki.Board("russian", fen("russian", "W", KINGS_WHITE, KINGS_BLACK))
+    push_all(board, find_line(board, 5))
+    before = board.draw_counters
+    with pytest.raises(shashki.IllegalMoveError):
+        board.push(shashki.Move(sq("e1"), sq("h4")))
+    assert board.draw_counters == before and len(board._stack) == 5
+
+
+# --- properties of random games -----------------------------------------------------------
+
+@st.composite
+def sparse_positions(draw):
+    """A random legal set-up with few pieces, mostly kings, to reach the endgame rules."""
+    game = draw(st.sampled_from(GAMES + ["brazilian-fmjd"]))
+    flag = True if game == "brazilian-fmjd" else None
+    game = "brazilian" if flag else game
+    # a lone king is half the cases: the FMJD-64 endgames are about it
+    counts = (draw(st.integers(1, 4)), draw(st.sampled_from([1, 1, 1, 2, 3, 4])))
+    squares = draw(st.lists(st.integers(0, 31), min_size=sum(counts), max_size=sum(counts),
+                            unique=True))
+    sides = ([], [])
+    for i, s in enumerate(squares):
+        color = WHITE if i < counts[0] else BLACK
+        crowning_row = range(28, 32) if color == WHITE else range(0, 4)
+        king = s in crowning_row or draw(st.integers(0, 3)) > 0
+        sides[color].append(("K" if king else "") + _sq.ALGEBRAIC_NAMES[s])
+    turn = draw(st.sampled_from("WB"))
+    return shashki.Board(game, fen(game, turn, *sides), fmjd_draw_rules=flag)
+
+
+@st.composite
+def random_games(draw):
+    if draw(st.integers(0, 3)) == 0:
+        board = shashki.Board(draw(st.sampled_from(GAMES)))
+    else:
+        board = draw(sparse_positions())
+    for _ in range(draw(st.integers(0, 60))):
+        moves = sorted(board.legal_moves, key=lambda m: (m.origin, m.destination, m.captured))
+        if not moves:
+            break
+        choice = draw(st.integers(0, 3))
+        if choice == 0 and len(board.move_stack) >= 2:
+            # undo-like: the piece moved two plies ago goes back, so positions repeat
+            last = board.move_stack[-2]
+            back = [m for m in moves
+                    if (m.origin, m.destination) == (last.destination, last.origin)]
+            if back:
+                board.push(back[0])
+                continue
+        # favour king moves, which the draw rules are about
+        kings = [m for m in moves if board.kings >> m.origin & 1]
+        pool = kings if kings and choice < 3 else moves
+        board.push(pool[draw(st.integers(0, len(pool) - 1))])
+    return board
+
+
+def _replay(board):
+    """Positions of the game from its set-up (rebuilt by popping a copy)."""
+    twin = board.copy()
+    positions = [twin.fen()]
+    while twin.move_stack:
+        twin.pop()
+        positions.append(twin.fen())
+    return positions[::-1]
+
+
+def _expected_counters(board):
+    """The counters recomputed from the game's moves and positions, without shashki.outcome."""
+    twin = board.copy()
+    history = []      # (move, a man moved, the position after it)
+    while twin.move_stack:
+        after = (twin.white, twin.black, twin.kings)
+        m = twin.pop()
+        history.append((m, not twin.kings >> m.origin & 1, after))
+    history.reverse()
+    start = (twin.white, twin.black, twin.kings)
+
+    def trailing(predicate):
+        count = 0
+        for item in reversed(history):
+            if not predicate(item):
+                break
+            count += 1
+        return count
+
+    halfmove = trailing(lambda h: not h[1] and not h[0].is_capture)
+    balance = trailing(lambda h: not h[0].is_capture and not h[0].promotion)
+
+    main_road = [sq(f + r) for f, r in zip("abcdefgh", "12345678")]
+
+    def config(masks, road):
+        white, black, kings = masks
+        for strong, weak in ((white, black), (black, white)):
+            n_strong, n_weak = bin(strong).count("1"), bin(weak).count("1")
+            if n_weak == 1 and weak & kings and strong & kings:
+                if road and n_strong == 3 and any(weak >> s & 1 for s in main_road):
+                    return True
+                if not road and n_strong <= 2:
+                    return True
+        return False
+
+    def run(road):
+        if not board.fmjd_draw_rules:
+            return -1
+        positions = [start] + [h[2] for h in history]
+        count = -1
+        for masks in positions:
+            count = count + 1 if config(masks, road) else -1
+        return count
+
+    return DrawCounters(halfmove, balance, run(True), run(False))
+
+
+@settings(max_examples=120, deadline=None)
+@given(random_games())
+def test_counters_match_a_recount_of_the_game(board):
+    # at every position of the game, back to its set-up
+    while True:
+        assert board.draw_counters == _expected_counters(board)
+        assert board.copy().draw_counters == board.draw_counters
+        if not board.move_stack:
+            break
+        board.pop()
+
+
+@settings(max_examples=120, deadline=None)
+@given(random_games())
+def test_repetition_matches_a_count_of_positions(board):
+    positions = _replay(board)
+    while True:
+        occurrences = positions.count(board.fen())
+        for k in range(1, 5):
+            assert board.is_repetition(k) == (occurrences >= k)
+        if not board.move_stack:
+            break
+        board.pop()
+        positions.pop()
+
+
+@settings(max_examples=120, deadline=None)
+@given(random_games(), st.data())
+def test_popping_everything_restores_the_start(board, data):
+    twin = board.copy()
+    while twin.move_stack:
+        twin.pop()
+    start = shashki.Board(board.variant.name, twin.fen(), fmjd_draw_rules=board.fmjd_draw_rules)
+    # pop back a random part of the way: the state equals a replay to that point
+    back = data.draw(st.integers(0, len(board.move_stack)))
+    moves = list(board.move_stack)
+    for _ in range(back):
+        board.pop()
+    replay = start.copy()
+    for m in moves[:len(moves) - back]:
+        replay.push(m)
+    assert board.draw_counters == replay.draw_counters
+    assert board.outcome(claim_draw=True) == replay.outcome(claim_draw=True)
+    while board.move_stack:
+        board.pop()
+    assert board.fen() == start.fen()
+    assert board.draw_counters == start.draw_counters
+    assert board.outcome() == start.outcome()
+    assert board.outcome(claim_draw=True) == start.outcome(claim_draw=True)
+    assert board.can_claim_draw() == start.can_claim_draw()
+    assert board._stack == []
