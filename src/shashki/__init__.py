@@ -10,8 +10,10 @@ Five 8x8 games: russian, giveaway (poddavki), brazilian, italian, english (ameri
 
 from .board import Board, LegalMoves
 from .errors import (AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError,
-                     InvalidPdnError, InvalidVariantError, ShashkiError)
+                     InvalidOpeningError, InvalidPdnError, InvalidVariantError,
+                     ShashkiError)
 from .move import Move
+from .ballots import Opening, opening_tables, openings  # tables load on first use
 from .outcome import Outcome, Termination
 from .squares import SQUARES
 from .variants import BLACK, VARIANTS, WHITE, Variant, get_variant
@@ -22,6 +24,6 @@ __version__ = "0.1.0"
 __all__ = [
     "Board", "LegalMoves", "Move", "Variant", "VARIANTS", "get_variant", "WHITE", "BLACK",
     "SQUARES", "ShashkiError", "InvalidFenError", "InvalidMoveError", "IllegalMoveError",
-    "AmbiguousMoveError", "InvalidVariantError", "InvalidPdnError", "pdn", "Outcome",
-    "Termination", "__version__",
+    "AmbiguousMoveError", "InvalidVariantError", "InvalidPdnError", "InvalidOpeningError",
+    "Opening", "openings", "opening_tables", "pdn", "Outcome", "Termination", "__version__",
 ]

@@ -177,7 +177,7 @@ class Board:
         `opening` is an Opening, its full name (`"I-1: ab4"`) or its code (`"I-1"`, `"001"`);
         `table` narrows the search when a code is in several tables.  The board has no move
         history: Opening.moves, when the name lists moves, are the moves that lead there."""
-        from .opening_tables import find_opening
+        from .ballots import find_opening
         return cls(variant, fen=find_opening(variant, opening, table).fen)
 
     def _illegal_message(self, text, origin):

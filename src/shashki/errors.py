@@ -38,6 +38,10 @@ class InvalidPdnError(ShashkiError):
     line_number = None
 
 
+class InvalidOpeningError(ShashkiError):
+    """An opening or opening table that shashki's opening tables do not hold."""
+
+
 class InvalidSquareError(ShashkiError):
     """A square that is not one of the 32 playable squares (ints 0..31, or a name in the game's
     notation)."""

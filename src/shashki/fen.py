@@ -1,117 +1,185 @@
 """PDN FEN: read and write positions, e.g. ``W:W21,22,K30:B1-12``.
 
-Reading is tolerant of what real files contain (a trailing dot, spaces, an empty side, either
-colour order, ranges, numeric squares for the algebraic games, lidraughts' ``:H0:F1`` counters)
-and strict about what would make a wrong position: each problem raises InvalidFenError naming
-it.
+A FEN is the side to move (``W`` or ``B``), then a section per colour (``W`` or ``B`` followed by
+its squares, comma-separated; ``K`` before a king's square; ``21-32`` is a range), all joined by
+``:`` (RULES.md "Squares, notation and FEN").  The squares are the game's: a1..h8 in the
+algebraic games (russian, giveaway, brazilian), 1..32 in italian and english.
+
+Reading is tolerant of what real files contain: spaces, a trailing dot, surrounding quotes, an
+empty side (``W:W21:B``), either colour order, lowercase letters, ranges, numeric squares in the
+english numbering for the algebraic games (1 = b8, White on 21-32), lidraughts' ``:H0:F1``
+counters.  It is strict about anything that would make a wrong position: each problem raises
+InvalidFenError naming it (unknown character, square out of range or not playable, a square
+used twice, a man on its own promotion row, more than 12 pieces a side, a bad side to move).
+
+Writing gives one canonical text per position, so reading then writing is stable.
 """
 
 import re
 
 from . import squares as _sq
 from .errors import InvalidFenError
-from .variants import WHITE, BLACK
+from .variants import WHITE, BLACK, COLOR_NAMES
 
 MAX_PIECES = 12
-_ITEM = re.compile(r"(K?)(?:(\d+)-(\d+)|(\d+)|([a-hA-H][1-8]))\Z")
-_COUNTER = re.compile(r"([HF])(\d+)\Z")
+#: every character a FEN may hold once spaces, quotes and the trailing dot are gone
+_ALLOWED = frozenset("WBKHFwbkhf" "abcdefghABCDEFGH" "0123456789" ":,-")
+_NUMBER = re.compile(r"[0-9]+\Z")
+_ALGEBRAIC = re.compile(r"([a-zA-Z])([0-9]+)\Z")
+# lidraughts writes ":H<halfmoves>:F<fullmove>" after the pieces; we read and return them
+_COUNTER = re.compile(r"([HF])([0-9]{1,9})\Z")
+_QUOTE_LIMIT = 60
 
 
 def parse_fen(text, variant):
     """(white, black, kings, turn, counters) of a FEN in `variant`'s notation.
 
     Masks use shashki's square numbering; `counters` maps "H"/"F" to the values of
-    lidraughts-style counter fields when present.
+    lidraughts-style counter fields when present.  Raises InvalidFenError.
     """
     if not isinstance(text, str):
         raise InvalidFenError(f"a FEN must be a string, not {type(text).__name__}")
     fen = "".join(text.split())
-    if fen.startswith('"') and fen.endswith('"') and len(fen) >= 2:
+    if len(fen) >= 2 and fen[0] == fen[-1] == '"':
         fen = fen[1:-1]
-    fen = fen.rstrip(".")
+    if fen.endswith("."):
+        fen = fen[:-1]
     if not fen:
-        raise InvalidFenError("empty FEN; expected e.g. 'W:W21-32:B1-12'")
+        raise InvalidFenError(f"empty FEN; expected e.g. {_example(variant)!r}")
+    for position, char in enumerate(fen):
+        if char not in _ALLOWED and not _square_like(fen, position):
+            raise InvalidFenError(
+                f"unknown character {char!r} in FEN {_quote(text)}; a FEN holds W or B, "
+                f"':' between sections, squares separated by ',', '-' for a range and K before "
+                f"a king, e.g. {_example(variant)!r}")
     fields = fen.split(":")
     side = fields[0].upper()
     if side not in ("W", "B"):
         raise InvalidFenError(
-            f"bad side to move {fields[0]!r} in FEN {text!r}; expected 'W' or 'B'")
+            f"bad side to move {_short(fields[0])!r} in FEN {_quote(text)}; expected W or B "
+            f"before the first ':', e.g. {_example(variant)!r}")
     turn = WHITE if side == "W" else BLACK
     masks = {}
     kings = 0
     counters = {}
     for section in fields[1:]:
         if not section:
-            continue
+            continue  # "W::W21:B1" and a trailing ':' add nothing
         counter = _COUNTER.match(section)
         if counter:
+            if counter.group(1) in counters:
+                raise InvalidFenError(f"the counter {counter.group(1)} is given twice in FEN "
+                                      f"{_quote(text)}")
             counters[counter.group(1)] = int(counter.group(2))
             continue
-        color = section[0].upper()
-        if color not in ("W", "B"):
+        letter = section[0].upper()
+        if letter not in ("W", "B"):
             raise InvalidFenError(
-                f"bad colour {section[0]!r} in FEN section {section!r}; expected 'W' or 'B'")
-        color = WHITE if color == "W" else BLACK
+                f"bad colour {section[0]!r} in FEN section {_short(section)!r}; each section "
+                f"after the side to move starts with W or B")
+        color = WHITE if letter == "W" else BLACK
         if color in masks:
-            raise InvalidFenError(f"the {'white' if color == WHITE else 'black'} pieces are "
-                                  f"listed twice in FEN {text!r}")
-        mask, kmask = _parse_pieces(section[1:], variant, masks, kings)
+            raise InvalidFenError(
+                f"the {COLOR_NAMES[color]} pieces are listed twice in FEN {_quote(text)}")
+        taken = masks.get(WHITE, 0) | masks.get(BLACK, 0)
+        mask, kmask = _parse_pieces(section[1:], variant, taken, COLOR_NAMES[color])
         masks[color] = mask
         kings |= kmask
+    if not masks:
+        raise InvalidFenError(
+            f"FEN {_quote(text)} lists no pieces; expected a section for each colour after the "
+            f"side to move, e.g. {_example(variant)!r}")
     white = masks.get(WHITE, 0)
     black = masks.get(BLACK, 0)
     for color, mask in ((WHITE, white), (BLACK, black)):
-        name = "white" if color == WHITE else "black"
-        count = bin(mask).count("1")
-        if count > MAX_PIECES:
-            raise InvalidFenError(f"{count} {name} pieces; a side has at most {MAX_PIECES}")
+        name = COLOR_NAMES[color]
         crowned_row = variant.promotion_row(color) & mask & ~kings
         if crowned_row:
             square = variant.square_name(_sq.mask_squares(crowned_row)[0])
-            raise InvalidFenError(f"a {name} man on {square}, its own promotion row; "
-                                  f"it would be a king (write K{square})")
+            raise InvalidFenError(f"a {name} man on {square}, its own promotion row; a man "
+                                  f"there is crowned, so write K{square}")
     return white, black, kings, turn, counters
 
 
-def _parse_pieces(text, variant, masks, kings):
+def _square_like(fen, position):
+    # a letter before a digit reads as a square (i9), so the message can say it is off the board
+    char = fen[position]
+    return (char.isascii() and char.isalpha() and position + 1 < len(fen)
+            and fen[position + 1] in "0123456789")
+
+
+def _parse_pieces(text, variant, taken, color_name):
+    """Masks (pieces, kings) of the squares of one colour section (without its W/B)."""
     mask = 0
     kmask = 0
-    taken = masks.get(WHITE, 0) | masks.get(BLACK, 0)
     if not text:
-        return 0, 0
+        return 0, 0  # an empty side
     for item in text.split(","):
-        match = _ITEM.match(item)
-        if not match:
-            raise InvalidFenError(
-                f"cannot read {item!r} in a FEN; expected a square such as "
-                f"{'c3 or ' if not variant.numeric else ''}22, a range such as 21-32, "
-                f"or K before a king's square")
-        king, lo, hi, number, name = match.groups()
-        if name is not None:
-            if variant.numeric:
-                raise InvalidFenError(f"{variant.name} FEN squares are numbers 1-32, not {name!r}")
-            file = ord(name[0].lower()) - ord("a")
-            square = _sq.square_at(file, int(name[1]) - 1)
-            if square is None:
-                raise InvalidFenError(f"{name} is a light square; pieces stand on dark squares")
-            found = [square]
-        else:
-            lo, hi = (int(number), int(number)) if number is not None else (int(lo), int(hi))
-            if lo > hi:
-                raise InvalidFenError(f"empty range {item!r} in a FEN; write the lower square first")
-            for n in (lo, hi):
-                if not 1 <= n <= 32:
-                    raise InvalidFenError(f"square {n} is out of range; squares are 1-32")
-            found = [variant.square_from_number(n) for n in range(lo, hi + 1)]
-        for square in found:
+        if not item:
+            raise InvalidFenError(f"empty square in the {color_name} pieces {_short(text)!r}; "
+                                  f"squares are separated by single commas")
+        king = item[0] in "Kk"
+        body = item[1:] if king else item
+        if not body:
+            raise InvalidFenError(f"K without a square in the {color_name} pieces; write K "
+                                  f"before a king's square, e.g. K{variant.square_name(0)}")
+        for square in _parse_item(body, variant, item):
             bit = 1 << square
             if (mask | taken) & bit:
                 raise InvalidFenError(
-                    f"square {variant.square_name(square)} is listed twice in the FEN")
+                    f"square {variant.square_name(square)} is used twice in the FEN")
             mask |= bit
             if king:
                 kmask |= bit
+        count = bin(mask).count("1")
+        if count > MAX_PIECES:
+            raise InvalidFenError(f"more than {MAX_PIECES} {color_name} pieces in the FEN; a "
+                                  f"side has at most {MAX_PIECES}")
     return mask, kmask
+
+
+def _parse_item(body, variant, item):
+    """The squares (0..31) of one item: a square or a range of numbered squares."""
+    parts = body.split("-")
+    if len(parts) > 2:
+        raise InvalidFenError(f"cannot read {_short(item)!r} in a FEN; a range is two numbered "
+                              f"squares joined by '-', e.g. 21-32")
+    if len(parts) == 2:
+        lo, hi = parts
+        if not (_NUMBER.match(lo) and _NUMBER.match(hi)):
+            raise InvalidFenError(f"cannot read range {_short(item)!r} in a FEN; a range joins "
+                                  f"two numbered squares, e.g. 21-32")
+        lo, hi = _number(lo, variant), _number(hi, variant)
+        if lo > hi:
+            raise InvalidFenError(f"range {_short(item)!r} in a FEN runs backwards; write the "
+                                  f"lower square first")
+        return [variant.square_from_number(n) for n in range(lo, hi + 1)]
+    if _NUMBER.match(body):
+        return [variant.square_from_number(_number(body, variant))]
+    match = _ALGEBRAIC.match(body)
+    if not match:
+        raise InvalidFenError(f"cannot read {_short(item)!r} in a FEN; expected a square such "
+                              f"as {'' if variant.numeric else 'c3 or '}22, a range such as "
+                              f"21-32, or K before a king's square")
+    if variant.numeric:
+        raise InvalidFenError(
+            f"{variant.name} FEN squares are numbers 1-32, not {_short(body)!r}")
+    file, rank = match.group(1).lower(), match.group(2)
+    if file > "h" or len(rank) != 1 or not "1" <= rank <= "8":
+        raise InvalidFenError(f"square {_short(body)} in a FEN is off the board; squares are "
+                              f"a1-h8 (or numbers 1-32)")
+    square = _sq.square_at(ord(file) - 97, int(rank) - 1)
+    if square is None:
+        raise InvalidFenError(f"{body} is a light square; pieces stand on dark squares")
+    return [square]
+
+
+def _number(digits, variant):
+    # compare lengths before int(): a long run of digits is out of range, not a number to build
+    if len(digits.lstrip("0")) > 2 or not 1 <= int(digits) <= 32:
+        raise InvalidFenError(f"square {_short(digits)} in a FEN is out of range; squares are "
+                              f"numbered 1-32")
+    return int(digits)
 
 
 def _runs(numbers):
@@ -132,7 +200,8 @@ def _runs(numbers):
 
 
 def write_fen(white, black, kings, turn, variant):
-    """The PDN FEN of a position, in `variant`'s notation."""
+    """The PDN FEN of a position, in `variant`'s notation: White's section first, men then
+    kings, squares in increasing order (numeric squares with ranges)."""
     parts = ["W" if turn == WHITE else "B"]
     for letter, mask in (("W", white), ("B", black)):
         men = mask & ~kings
@@ -146,3 +215,17 @@ def write_fen(white, black, kings, turn, variant):
             items += ["K" + _sq.ALGEBRAIC_NAMES[s] for s in _sq.mask_squares(royals)]
         parts.append(letter + ",".join(items))
     return ":".join(parts)
+
+
+def _example(variant):
+    return variant.start_fen if variant.numeric else "W:Wc3,e3,Kd2:Bf6,h6"
+
+
+def _short(token):
+    return token if len(token) <= 16 else token[:16] + "..."
+
+
+def _quote(text):
+    if len(text) > _QUOTE_LIMIT:
+        return repr(text[:_QUOTE_LIMIT]) + "..."
+    return repr(text)
