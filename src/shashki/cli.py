@@ -86,6 +86,8 @@ def build_parser():
     p.set_defaults(func=cmd_perft)
     from . import play  # the play and match subcommands (shashki.play, shashki.match)
     play.register(sub)
+    from . import hub as _hub  # shashki hub: the Hub protocol (shashki.hub)
+    _hub.add_parser(sub)
     return parser
 
 
