@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from ._core import movegen as _movegen
 from ._core import perft as _perft
 from .errors import ShashkiError
+from .notation import move_texts
 from .variants import get_variant
 
 CHECKPOINT_FORMAT = 1
@@ -73,19 +74,14 @@ def split(board, depth, paths=False, min_tasks=32, min_depth=4):
 
 
 def _child_tasks(variant, prefix, masks, remaining, weight, paths):
-    from .board import Board
-    board = Board.__new__(Board)
-    board.variant = variant
-    board.move_stack = []
-    board._stack = []
-    board._cache = None
-    board._white, board._black, board._kings, board._turn = masks
+    # straight from the core: no Board is needed to expand the tree
+    raw = _movegen.legal_moves(*masks, variant.rules)
     out = []
-    for move in board._legal():
-        child = _movegen.apply_move(*masks, move.origin, move.destination, move.captured_mask,
-                                    move.promotion)
-        out.append((prefix + (str(move),), child, remaining - 1,
-                    weight * move.routes if paths else weight))
+    for (origin, dest, captured, routes, promote, _, _), text in zip(
+            raw, move_texts(raw, variant)):
+        child = _movegen.apply_move(*masks, origin, dest, captured, promote)
+        out.append((prefix + (text,), child, remaining - 1,
+                    weight * routes if paths else weight))
     return out
 
 
