@@ -13,11 +13,37 @@ from .errors import (AmbiguousMoveError, IllegalMoveError, InvalidFenError, Inva
                      InvalidOpeningError, InvalidPdnError, InvalidVariantError,
                      ShashkiError)
 from .move import Move
-from .ballots import Opening, opening_tables, openings  # tables load on first use
 from .outcome import Outcome, Termination
 from .squares import SQUARES
 from .variants import BLACK, VARIANTS, WHITE, Variant, get_variant
-from . import pdn  # stdlib-only, cheap
+
+# Loaded on first use, so that `import shashki` stays cheap: the PDN reader, the opening
+# tables, and the submodules that only some users need.
+_LAZY = {
+    "pdn": ("shashki.pdn", None),
+    "Opening": ("shashki.ballots", "Opening"),
+    "openings": ("shashki.ballots", "openings"),
+    "opening_tables": ("shashki.ballots", "opening_tables"),
+    "engine": ("shashki.engine", None),
+    "perft": ("shashki.perft", None),
+    "svg": ("shashki.svg", None),
+}
+
+
+def __getattr__(name):
+    try:
+        module_name, attr = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'shashki' has no attribute {name!r}") from None
+    import importlib
+    module = importlib.import_module(module_name)
+    value = module if attr is None else getattr(module, attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
 
 __version__ = "0.1.0"
 
