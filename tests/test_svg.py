@@ -203,6 +203,19 @@ def test_arrows():
     assert len([e for e in pic.elements("arrow") if e.tag == NS + "circle"]) == 1
 
 
+def test_capture_arrow_follows_the_route():
+    board = shashki.Board("italian", fen="W:W22,K23:BK18,19,K10")
+    moves = sorted(board.legal_moves, key=str)
+    assert [str(m) for m in moves] == ["23x21", "23x5"]
+    pic = picture(board, arrows=moves)
+    shafts = [g.find(NS + "polyline") for g in pic.elements("arrow")]
+    # two legs each: origin, the landing square 14, then towards the destination
+    assert [len(s.get("points").split()) for s in shafts] == [3, 3]
+    for shaft in shafts:
+        x, y = map(float, shaft.get("points").split()[1].split(","))
+        assert pic.cell(x - CELL / 2, y - CELL / 2) == pic.cell_named("14")
+
+
 @pytest.mark.parametrize("options, error", [
     ({"arrows": [(0, 32)]}, InvalidSquareError),
     ({"arrows": [(-1, 3)]}, InvalidSquareError),

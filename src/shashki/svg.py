@@ -54,9 +54,10 @@ def board(board, size=400, flipped=False, last_move=None, arrows=(), coordinates
     - `flipped`: seen from Black's side (the board turned half a turn).
     - `last_move`: a Move to highlight: its origin and destination, and for a capture the
       landing squares on its route and the captured squares.
-    - `arrows`: arrows to draw, each a Move or a pair (from_square, to_square) of squares 0..31
-      or square names in the game's notation (``"c3"``, ``"22"``); a pair with the same square
-      twice marks that square with a ring.
+    - `arrows`: arrows to draw, each a Move (a capture's arrow bends at each landing square of
+      its route) or a pair (from_square, to_square) of squares 0..31 or square names in the
+      game's notation (``"c3"``, ``"22"``); a pair with the same square twice marks that
+      square with a ring.
     - `coordinates`: draw the border with files and ranks (and, in the numeric games, the
       square numbers).
     - `colors`: a dict overriding entries of DEFAULT_COLORS (CSS colours).
@@ -70,7 +71,7 @@ def board(board, size=400, flipped=False, last_move=None, arrows=(), coordinates
     view = _View(variant, bool(flipped), MARGIN if coordinates else 0)
     extent = 8 * SQUARE_SIZE + 2 * view.margin
     moves = [] if last_move is None else [_check_move(last_move, "last_move")]
-    arrow_pairs = [_arrow_squares(arrow, variant) for arrow in _iterable(arrows, "arrows")]
+    arrow_routes = [_arrow_squares(arrow, variant) for arrow in _iterable(arrows, "arrows")]
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" '
            f'class="shashki-board {variant.name}" width="{size}" height="{size}" '
@@ -87,8 +88,8 @@ def board(board, size=400, flipped=False, last_move=None, arrows=(), coordinates
     out.extend(_pieces(board, view, palette))
     if coordinates and variant.numeric:
         out.extend(_square_numbers(view, palette))
-    for origin, destination in arrow_pairs:
-        out.append(_arrow(origin, destination, view, palette))
+    for route in arrow_routes:
+        out.append(_arrow(route, view, palette))
     out.append("</svg>")
     return "\n".join(out)
 
@@ -240,27 +241,33 @@ def _last_move(move, view, palette):
     return out
 
 
-def _arrow(origin, destination, view, palette):
+def _arrow(route, view, palette):
+    """An arrow along `route` (squares): straight for a pair, bent at each landing square of
+    a capture; a route that starts and ends on one square is a ring around it."""
     color = palette["arrow"]
-    x1, y1 = view.center(origin)
-    if origin == destination:
-        return (f'<circle class="arrow" cx="{x1}" cy="{y1}" r="{SQUARE_SIZE * 0.45}" '
+    points = [view.center(square) for square in route]
+    if len(points) == 2 and points[0] == points[1]:
+        x, y = points[0]
+        return (f'<circle class="arrow" cx="{x}" cy="{y}" r="{SQUARE_SIZE * 0.45}" '
                 f'fill="none" stroke="{color}" stroke-width="4" stroke-opacity="0.8"/>')
-    x2, y2 = view.center(destination)
-    dx, dy = x2 - x1, y2 - y1
-    length = (dx * dx + dy * dy) ** 0.5
-    ux, uy = dx / length, dy / length
-    head, width = SQUARE_SIZE * 0.45, SQUARE_SIZE * 0.25
+    (x1, y1), (x2, y2) = points[0], points[1]
+    length = ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5
     # start a little off the centre so a crown under the tail stays visible
-    x1, y1 = x1 + ux * SQUARE_SIZE * 0.3, y1 + uy * SQUARE_SIZE * 0.3
+    points[0] = (x1 + (x2 - x1) / length * SQUARE_SIZE * 0.3,
+                 y1 + (y2 - y1) / length * SQUARE_SIZE * 0.3)
+    (x1, y1), (x2, y2) = points[-2], points[-1]
+    length = ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    head, width = SQUARE_SIZE * 0.45, SQUARE_SIZE * 0.25
     # the shaft stops where the head begins, so the two do not overlap in the transparency
     bx, by = x2 - ux * head, y2 - uy * head
+    shaft = " ".join(f"{x:g},{y:g}" for x, y in points[:-1] + [(bx, by)])
     tip = f"{x2:g},{y2:g}"
     left = f"{bx - uy * width:g},{by + ux * width:g}"
     right = f"{bx + uy * width:g},{by - ux * width:g}"
     return (f'<g class="arrow" fill="{color}" stroke="{color}" opacity="0.8">'
-            f'<line x1="{x1:g}" y1="{y1:g}" x2="{bx:g}" y2="{by:g}" stroke-width="9" '
-            f'stroke-linecap="round"/>'
+            f'<polyline points="{shaft}" fill="none" stroke-width="9" stroke-linecap="round" '
+            f'stroke-linejoin="round"/>'
             f'<polygon points="{tip} {left} {right}" stroke="none"/></g>')
 
 
@@ -310,7 +317,9 @@ def _iterable(value, what):
 def _arrow_squares(arrow, variant):
     if isinstance(arrow, Move):
         _check_move(arrow, "an arrow")
-        return arrow.origin, arrow.destination
+        # a capture's arrow follows its route; a route that comes back to its origin (a king's
+        # round trip) is still drawn leg by leg
+        return arrow.path if arrow.is_capture else (arrow.origin, arrow.destination)
     if isinstance(arrow, (str, bytes)) or not hasattr(arrow, "__len__") or len(arrow) != 2:
         raise TypeError(f"an arrow must be a Move or a pair (from_square, to_square), "
                         f"not {arrow!r}")
