@@ -20,9 +20,6 @@ PAGES = sorted((ROOT / "docs").rglob("*.md"))
 # fail until the README is corrected (the second test below then fails, as a reminder to empty
 # this set).  `board.perft(6)` there follows c3-d4 and f6-e5 taken back, so it counts the tree
 # of the position after c3-d4 (22642 leaves), not the start position's 7482.
-README_KNOWN_WRONG = {"board.perft(6)\n"}
-
-
 def _modules():
     names = ["shashki"]
     for info in pkgutil.walk_packages(shashki.__path__, "shashki."):
@@ -58,15 +55,7 @@ def _run_file(path):
 def test_readme_examples():
     runner, count = _run_file(README)
     assert count >= 5, "the README's examples were not found"
-    unexpected = [s for s in runner.failed_sources if s not in README_KNOWN_WRONG]
-    assert not unexpected, _describe(README)
-
-
-@pytest.mark.xfail(strict=True, reason="README example known to be wrong (see "
-                                        "README_KNOWN_WRONG); fix the README, then empty the set")
-def test_readme_known_wrong_examples_still_fail():
-    runner, _ = _run_file(README)
-    assert not set(runner.failed_sources) & README_KNOWN_WRONG
+    assert not runner.failed_sources, _describe(README)
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(ROOT)) for p in PAGES])
