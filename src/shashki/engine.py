@@ -69,7 +69,8 @@ def _weights(variant):
     flying = variant.flying_kings
     return dict(man=100, king=300 if flying else 150, advance=3 if flying else 4,
                 back_rank=6, centre=4, reversed=variant.reversed_goal,
-                draw_plies=2 * (variant.kings_only_limit or variant.no_progress_limit))
+                draw_plies=2 * (variant.kings_only_limit or variant.no_progress_limit),
+                fmjd_draws=variant.fmjd_endgame_rules)
 
 
 class Engine:
@@ -129,6 +130,7 @@ class Engine:
         max_depth = depth or MAX_DEPTH
         deadline = start + budget if budget is not None else 0.0
         history, reversible = self._history(board)
+        balance = board.draw_counters.balance_plies
         masks = board._masks()
         legal = list(board.legal_moves)
         if not legal:
@@ -141,7 +143,7 @@ class Engine:
             if left is not None and left <= 0:
                 break
             score, pv, n, seldepth, completed = self._searcher.search(
-                *masks, d, history, reversible, left or 0, deadline)
+                *masks, d, history, reversible, left or 0, deadline, balance)
             total_nodes += n
             elapsed = _search.now_seconds() - start
             if not completed and best is not None:

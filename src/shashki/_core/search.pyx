@@ -88,6 +88,7 @@ ctypedef struct Engine:
     double deadline     # 0: none
     int stop            # set by stop(), by the node budget or by the deadline
     int draw_plies      # plies without a man move or capture that draw (0: no such rule)
+    int fmjd            # the FMJD-64 7.2.4-7.2.8 endgame draws (russian)
     int seldepth
     int history[64][64]
     MoveId killers[MAXPLY][2]
@@ -136,6 +137,41 @@ cdef int evaluate(const Engine *e, const Position *p) noexcept nogil:
         side_score(&e.ev, p.pieces[them], p.kings, them)
 
 
+# --- draws -------------------------------------------------------------------------------------
+
+cdef u64 MAIN_ROAD = 0
+for _r in range(8):
+    MAIN_ROAD |= (<u64>1) << (9 * (_r // 2) + 5 * (_r % 2) + _r // 2)   # a1, b2, ..., h8
+
+
+cdef bint fmjd_draw(const Position *p, int balance) noexcept nogil:
+    """FMJD-64 7.2.4, 7.2.6-7.2.8 inside the search, counted from the last capture or
+    promotion (`balance` plies; the balance of forces changes only then).  The exact rules,
+    with every counter, are in shashki.outcome; here they only need to stop the search from
+    playing for a win the rules would not allow."""
+    cdef int n[2]
+    cdef int k[2]
+    cdef int c, strong
+    for c in range(2):
+        n[c] = popcount(p.pieces[c])
+        k[c] = popcount(p.pieces[c] & p.kings)
+    for c in range(2):
+        if n[c] == 1 and k[c] == 1:              # a lone king
+            strong = c ^ 1
+            if k[strong] >= 3:
+                return balance >= 30             # 7.2.4: 15 moves of the stronger side
+            if k[strong] >= 1 and n[strong] <= 2:
+                return balance >= 10             # 7.2.8: 5 moves
+            if k[strong] >= 1 and n[strong] == 3 and p.pieces[c] & MAIN_ROAD:
+                return balance >= 10             # 7.2.7: 5 moves, the lone king on the road
+    if k[0] and k[1]:
+        if 4 <= n[0] + n[1] <= 5:
+            return balance >= 60                 # 7.2.6: 30 moves
+        if 6 <= n[0] + n[1] <= 7:
+            return balance >= 120                # 7.2.6: 60 moves
+    return False
+
+
 # --- search --------------------------------------------------------------------------------------
 
 cdef inline bint repeated(const Engine *e, u64 key, int rev) noexcept nogil:
@@ -158,13 +194,13 @@ cdef inline void check_limits(Engine *e) noexcept nogil:
 
 
 cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int beta,
-                int ply, int rev) noexcept nogil:
+                int ply, int rev, int bal) noexcept nogil:
     cdef MoveList ml
     cdef int order[512]
     cdef Position child
     cdef TTEntry *te
     cdef MoveId hash_move
-    cdef int i, j, best_i, score, best, new_depth, child_rev, tt_score, old_alpha
+    cdef int i, j, best_i, score, best, new_depth, child_rev, child_bal, tt_score, old_alpha
     cdef bint captures, have_hash = False
     cdef Move *m
     cdef Move tmp
@@ -181,6 +217,8 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
         if e.draw_plies and rev >= e.draw_plies:
             return 0
         if repeated(e, key, rev):
+            return 0
+        if e.fmjd and fmjd_draw(p, bal):
             return 0
     if ply >= MAXPLY - 1:
         return evaluate(e, p)
@@ -248,17 +286,18 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
         m = &ml.moves[i]
         make_move(&child, p, m)
         child_rev = 0 if (m.ncapt or not ((p.kings >> m.frm) & 1)) else rev + 1
+        child_bal = 0 if (m.ncapt or m.promote) else bal + 1
         # a forced reply (one legal move) costs no depth
         new_depth = depth if ml.n == 1 and depth > 0 else depth - 1
         if i == 0:
             score = -search(e, &child, key_after(key, p, m), new_depth, -beta, -alpha, ply + 1,
-                            child_rev)
+                            child_rev, child_bal)
         else:
             score = -search(e, &child, key_after(key, p, m), new_depth, -alpha - 1, -alpha,
-                            ply + 1, child_rev)
+                            ply + 1, child_rev, child_bal)
             if alpha < score < beta and not e.stop:
                 score = -search(e, &child, key_after(key, p, m), new_depth, -beta, -alpha,
-                                ply + 1, child_rev)
+                                ply + 1, child_rev, child_bal)
         if e.stop:
             e.nkeys -= 1
             return 0
@@ -319,7 +358,7 @@ cdef class Searcher:
 
     def __cinit__(self, RuleSet rules not None, int hash_mb=16, *, int man=100, int king=300,
                   int advance=3, int back_rank=6, int centre=4, bint reversed=False,
-                  int draw_plies=0):
+                  int draw_plies=0, bint fmjd_draws=False):
         cdef u64 n = 1
         if hash_mb < 1:
             raise ValueError(f"hash size must be at least 1 MiB, not {hash_mb}")
@@ -343,6 +382,7 @@ cdef class Searcher:
         self.e.ev.centre = centre
         self.e.ev.reversed = reversed
         self.e.draw_plies = draw_plies
+        self.e.fmjd = fmjd_draws
         self.clear()
 
     def __dealloc__(self):
@@ -366,11 +406,12 @@ cdef class Searcher:
         return evaluate(self.e, &p)
 
     def search(self, white, black, kings, turn, int depth, history=(), int reversible=0,
-               node_limit=0, double deadline=0.0):
+               node_limit=0, double deadline=0.0, int balance=0):
         """One fixed-depth search; returns (score, pv, nodes, seldepth, completed).
 
         `history`: Zobrist keys of the game's earlier positions (oldest first) since the last
-        irreversible move; `reversible`: plies since then.  `deadline` is on the clock of
+        irreversible move; `reversible`: plies since then; `balance`: plies since the last
+        capture or promotion (for the FMJD-64 draws).  `deadline` is on the clock of
         shashki_now (see `now()`); `pv` is a list of (origin, destination, captured mask).
         A search cut short (stop, node budget, deadline) returns completed=False.
         """
@@ -392,7 +433,7 @@ cdef class Searcher:
         memset(self.e.pv_len, 0, sizeof(self.e.pv_len))
         key = zobrist(&p)
         with nogil:
-            score = search(self.e, &p, key, depth, -INF, INF, 0, reversible)
+            score = search(self.e, &p, key, depth, -INF, INF, 0, reversible, balance)
         completed = not self.e.stop
         pv = [(square_of(self.e.pv[0][i].frm), square_of(self.e.pv[0][i].to),
                from_ghost(self.e.pv[0][i].captured)) for i in range(self.e.pv_len[0])]
