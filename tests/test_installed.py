@@ -1,0 +1,50 @@
+"""What an installed shashki carries: the compiled core, its type stubs, py.typed, the opening
+tables.  Under ``tox -e wheel`` / ``tox -e debug`` (SHASHKI_TEST_INSTALLED=1) also that the
+package under test is the installed wheel, not the source tree."""
+
+import importlib.machinery
+import os
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+import shashki
+from shashki._core import movegen, perft, search
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(shashki.__file__).resolve().parent
+CORE = (movegen, perft, search)
+INSTALLED = bool(os.environ.get("SHASHKI_TEST_INSTALLED"))
+
+
+@pytest.mark.parametrize("module", CORE, ids=lambda m: m.__name__)
+def test_core_modules_are_compiled(module):
+    assert module.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    # each compiled module has its stub beside it, for type checkers
+    assert (Path(module.__file__).parent / (module.__name__.rsplit(".", 1)[1] + ".pyi")).is_file()
+
+
+def test_typed_marker_and_package_data():
+    assert (PACKAGE / "py.typed").is_file()
+    tables = {p.name for p in (PACKAGE / "data" / "openings").glob("*.json")}
+    assert {"russian.json", "brazilian.json", "corrections.json"} <= tables
+    # and they load through the package's own reader
+    assert len(shashki.openings("russian")) > 100
+
+
+@pytest.mark.skipif(not INSTALLED, reason="only where the tests run against an installed wheel")
+def test_the_package_under_test_is_the_installed_one():
+    assert not PACKAGE.is_relative_to(ROOT / "src"), f"imported from the source tree: {PACKAGE}"
+    site = {Path(sysconfig.get_path(k)).resolve() for k in ("purelib", "platlib")}
+    assert any(PACKAGE.is_relative_to(s) for s in site), f"{PACKAGE} not under {site}"
+    # no built module or generated C of a development build travels in the wheel
+    assert not list(PACKAGE.rglob("*.c"))
+
+
+@pytest.mark.skipif(not (INSTALLED and "-fsanitize=undefined" in os.environ.get("SHASHKI_CFLAGS", "")),
+                    reason="only under the sanitizer build (tox -e debug)")
+@pytest.mark.parametrize("module", CORE, ids=lambda m: m.__name__)
+def test_debug_build_is_instrumented(module):
+    # UBSan's checks call its runtime's handlers: their names are in the built module
+    assert b"__ubsan_handle_" in Path(module.__file__).read_bytes()
