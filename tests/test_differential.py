@@ -1,0 +1,402 @@
+"""Differential test: shashki's legal moves against pydraughts and py-draughts, move for move.
+
+Optional (marker ``differential``, left out of the default run; ``tox -e differential`` or
+``pytest -m differential``).  The peers live in their own venvs under benchmarks/.venvs/,
+created on first use by benchmarks/peers.py (``ensure_venv``: pip needs the network once),
+and answer through benchmarks/peers/moves_worker.py.
+
+Random games are played with shashki (seeded): SHASHKI_DIFF_GAMES games per game type
+from the start position (default 50, at most SHASHKI_DIFF_MAX_PLIES plies), and
+SHASHKI_DIFF_SETUP_GAMES (default 200, at most 60 plies) from random set-ups with kings on
+both sides, where king captures are common; SHASHKI_DIFF_SEED varies them.  At every
+position each peer that has the game lists its legal moves.  The lists are compared by
+the RULES.md move identity (origin, destination, set of captured squares) after bringing
+the peer's list to it:
+
+- **merging routes**: pydraughts lists a capture once per route (and even once per landing
+  square of a flying king between two captures); every entry with the same identity is one
+  move.  For pydraughts the number of distinct capture orders per move is also compared
+  with shashki's ``Move.routes`` (the "paths" convention of RULES.md), landing squares
+  ignored as the paths identity says.
+- **english on py-draughts**: its american board lets a capture be skipped (quiet moves are
+  listed next to the captures).  Where it lists a capture, only its captures are compared
+  (they must be exactly shashki's moves, which are then all captures); where it lists none,
+  the whole list is compared, so a capture shashki sees and py-draughts misses still fails.
+  Each position where quiet moves were dropped is counted as the known deviation.
+- **italian on pydraughts**: its rule (4) compares only where the first king is captured
+  (RULES.md "Known deviations").  The entries of its list that tie with shashki's best
+  capture under that partial rule and lose to it under the full rule (whole moves, or extra
+  routes of a move shashki lists) are dropped and the position is counted as that known
+  deviation; what remains must match exactly, routes included.
+
+Anything else is an unexplained disagreement: it is printed with the FEN and both move
+lists, and the test fails.  py-draughts has no italian.  The per game/peer counts are
+printed at the end of each test (and written as JSON to SHASHKI_DIFF_REPORT if set).
+"""
+
+import json
+import os
+import random
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+
+from shashki import Board
+from shashki.variants import get_variant
+
+# the peer machinery (stdlib only); not shipped in the sdist, so imported by the fixture
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+pytestmark = pytest.mark.differential
+
+PEERS = ("pydraughts", "py-draughts")
+VARIANTS = ("russian", "brazilian", "italian", "english")
+GAMES = int(os.environ.get("SHASHKI_DIFF_GAMES", "50"))
+SEED = os.environ.get("SHASHKI_DIFF_SEED", "shashki-differential-1")
+MAX_PLIES = int(os.environ.get("SHASHKI_DIFF_MAX_PLIES", "300"))
+SETUP_GAMES = int(os.environ.get("SHASHKI_DIFF_SETUP_GAMES", "200"))
+SETUP_MAX_PLIES = 60
+
+SKIPPED_CAPTURE = "py-draughts american board lists quiet moves next to a capture"
+ITALIAN_RULE4 = "pydraughts italian rule (4) compares only the first king"
+LANDING_DUPES = "pydraughts entries repeating a route with other landing squares (merged)"
+ROUTE_DUPES = "peer entries merged into a move listed before (same identity)"
+
+REPORT = {}  # "label/peer" -> counts, filled by the tests, printed and saved
+
+
+# --------------------------------------------------------------------------------------
+# the peers
+
+
+@pytest.fixture(scope="module")
+def peers():
+    if not (BENCHMARKS / "peer_moves.py").is_file():
+        pytest.skip("no benchmarks/ folder here (an sdist leaves it out): no peer workers")
+    if str(BENCHMARKS) not in sys.path:
+        sys.path.insert(0, str(BENCHMARKS))
+    from peer_moves import PeerMoves
+
+    started = {}
+    try:
+        for name in PEERS:
+            started[name] = PeerMoves(name)
+        yield started
+    finally:
+        for peer in started.values():
+            peer.close()
+
+
+# --------------------------------------------------------------------------------------
+# comparing one position
+
+
+def identity(origin, destination, captured):
+    return origin, destination, frozenset(captured)
+
+
+def move_text(variant, origin, destination, captured):
+    """Game notation, with the captured squares in capture order (italian rule 4 and the
+    routes depend on it)."""
+    name = variant.square_name
+    if not captured:
+        return f"{name(origin)}-{name(destination)}"
+    return f"{name(origin)}x{name(destination)} [{' '.join(name(s) for s in captured)}]"
+
+
+def kinds(board, captured):
+    """True for each king among the captured pieces, in capture order."""
+    return tuple(board.piece_at(s)[1] for s in captured)
+
+
+def italian_keys(board, origin, captured):
+    """(full, partial) priority keys of a capture sequence, larger = preferred.  full is
+    RULES.md's (1)-(4); partial is pydraughts': its (4) keeps the sequences whose first
+    king comes earliest and looks no further."""
+    k = kinds(board, captured)
+    first_king = k.index(True) if True in k else len(k)
+    base = (len(captured), board.piece_at(origin)[1], sum(k))
+    return base + (k,), base + (-first_king,)
+
+
+def italian_rule4_losers(board, ours, peer_list):
+    """The entries of pydraughts' list that its partial rule (4) keeps and the full rule
+    drops: they tie with shashki's best capture under pydraughts' key and lose under
+    RULES.md's.  A whole move, or only some routes of a move (then shashki counts fewer
+    routes), may be such a loser.  Judged against shashki's own best sequence, so a
+    shashki move that the rules rank lower cannot hide a peer's better one."""
+    if not any(m.captured for m in ours):
+        return []
+    keys = [italian_keys(board, m.origin, m.captured) for m in ours]
+    best_full = max(full for full, _ in keys)
+    best_partial = max(partial for _, partial in keys)
+    losers = []
+    for entry in peer_list:
+        if entry.captured:
+            full, partial = italian_keys(board, entry.origin, entry.captured)
+            if partial == best_partial and full < best_full:
+                losers.append(entry)
+    return losers
+
+
+def compare(board, peer, peer_list, counts):
+    """Compare shashki's moves with one peer's list; count the known deviations and
+    conventions in `counts`; return None, or the unexplained disagreement as a dict."""
+    variant = board.variant
+    ours = {identity(m.origin, m.destination, m.captured): m for m in board.legal_moves}
+
+    if peer == "py-draughts" and variant.name == "english":
+        captures = [m for m in peer_list if m.captured]
+        if captures and len(captures) < len(peer_list):
+            counts[SKIPPED_CAPTURE] += 1
+            peer_list = captures
+
+    if peer == "pydraughts" and variant.name == "italian":
+        losers = italian_rule4_losers(board, ours.values(), peer_list)
+        if losers:
+            counts[ITALIAN_RULE4] += 1
+            peer_list = [e for e in peer_list if e not in losers]
+
+    theirs = defaultdict(list)
+    for entry in peer_list:
+        theirs[entry.key].append(entry)
+    counts[ROUTE_DUPES] += len(peer_list) - len(theirs)
+    if peer == "pydraughts":
+        orders = {(e.origin, e.captured, e.destination) for e in peer_list}
+        counts[LANDING_DUPES] += len(peer_list) - len(orders)
+
+    problem = None
+    if set(ours) != set(theirs):
+        problem = "different moves"
+    elif peer == "pydraughts":
+        # the paths convention: distinct capture orders per move (landing squares aside)
+        for key, move in ours.items():
+            if len({e.captured for e in theirs[key]}) != move.routes:
+                problem = "different numbers of routes"
+                break
+    if problem is None:
+        return None
+
+    def ours_text(key):
+        m = ours[key]
+        return move_text(variant, m.origin, m.destination, m.captured) + (
+            f" ({m.routes} routes)" if m.routes > 1 else "")
+
+    def theirs_text(key):
+        routes = sorted({e.captured for e in theirs[key]})
+        texts = [move_text(variant, key[0], key[1], c) for c in routes]
+        entries = len(theirs[key])
+        return " | ".join(texts) + (f" ({entries} entries)" if entries > 1 else "")
+
+    return {
+        "variant": variant.name, "peer": peer, "problem": problem, "fen": board.fen(),
+        "shashki": sorted(ours_text(k) for k in ours),
+        "peer_moves": sorted(theirs_text(k) for k in theirs),
+        "only_shashki": sorted(ours_text(k) for k in set(ours) - set(theirs)),
+        "only_peer": sorted(theirs_text(k) for k in set(theirs) - set(ours)),
+    }
+
+
+def format_disagreement(d):
+    return "\n".join([
+        f"{d['variant']} vs {d['peer']}: {d['problem']} (game {d.get('game')}, ply {d.get('ply')})",
+        f"  FEN: {d['fen']}",
+        f"  shashki:    {', '.join(d['shashki']) or '-'}",
+        f"  {d['peer']}: {', '.join(d['peer_moves']) or '-'}",
+        f"  only shashki: {', '.join(d['only_shashki']) or '-'}",
+        f"  only {d['peer']}: {', '.join(d['only_peer']) or '-'}",
+    ])
+
+
+# --------------------------------------------------------------------------------------
+# the random games
+
+
+def random_setup(rng, variant):
+    """A random position with kings on both sides, where the king captures (flying-king
+    landings, routes, italian rules 2-4) that random games from the start reach only
+    rarely are common.  Men stand off their own crowning row; either side may move."""
+    name = get_variant(variant).square_name
+    free = list(range(32))
+    rng.shuffle(free)
+
+    def take(count, allowed=range(32)):
+        picked = [s for s in free if s in allowed][:count]
+        for s in picked:
+            free.remove(s)
+        return picked
+
+    white_men = take(rng.randint(0, 6), range(0, 28))   # not on rank 8
+    black_men = take(rng.randint(0, 6), range(4, 32))   # not on rank 1
+    white_kings = take(rng.randint(1, 3))
+    black_kings = take(rng.randint(1, 3))
+
+    def side(men, kings):
+        return ",".join([name(s) for s in men] + ["K" + name(s) for s in kings])
+
+    turn = rng.choice("WB")
+    return f"{turn}:W{side(white_men, white_kings)}:B{side(black_men, black_kings)}"
+
+
+def random_games(variant, games, seed, max_plies, setup=None):
+    """Yield (game, ply, board) along `games` random games, the same ones for a given
+    seed, from the start position or from setup(rng, variant).  A game ends when shashki
+    says so (draws a player may claim included), or after max_plies."""
+    rng = random.Random(f"{seed}/{variant}/{setup.__name__ if setup else 'start'}")
+    for game in range(games):
+        board = Board(variant, setup(rng, variant) if setup else None)
+        for ply in range(max_plies):
+            # sorted by identity: the games must not depend on the generator's list order
+            moves = sorted(board.legal_moves)
+            yield game, ply, board
+            if not moves or board.is_game_over(claim_draw=True):
+                break
+            board.push(rng.choice(moves))
+
+
+def play_and_compare(variant, peers, games=GAMES, seed=SEED, max_plies=MAX_PLIES, setup=None):
+    """Compare every position of the random games; return (counts per peer, problems)."""
+    active = {name: peer for name, peer in peers.items() if peer.supports(variant)}
+    counts = {name: Counter({"positions": 0, "capture positions": 0, "positions with kings": 0,
+                             ROUTE_DUPES: 0}) for name in active}
+    # the known deviations and conventions that apply, listed even when they did not occur
+    if "pydraughts" in counts:
+        counts["pydraughts"][LANDING_DUPES] = 0
+        if variant == "italian":
+            counts["pydraughts"][ITALIAN_RULE4] = 0
+    if "py-draughts" in counts and variant == "english":
+        counts["py-draughts"][SKIPPED_CAPTURE] = 0
+    for c in counts.values():
+        c["UNEXPLAINED"] = 0
+    problems = []
+    for game, ply, board in random_games(variant, games, seed, max_plies, setup):
+        fen = board.fen()
+        for peer in active.values():  # both peers work on the position at once
+            peer.send(variant, fen)
+        for name, peer in active.items():
+            peer_list = peer.receive(f"{variant} {fen}")
+            c = counts[name]
+            c["positions"] += 1
+            c["capture positions"] += board.is_capture_position()
+            c["positions with kings"] += bool(board.kings)
+            found = compare(board, name, peer_list, c)
+            if found:
+                c["UNEXPLAINED"] += 1
+                found.update(game=game, ply=ply)
+                problems.append(found)
+    return counts, problems
+
+
+def report(label, counts, problems):
+    lines = []
+    for name, c in counts.items():
+        REPORT[f"{label}/{name}"] = dict(c)
+        lines.append(f"{label:18} vs {name:11}: " + ", ".join(f"{k}: {v}" for k, v in c.items()))
+    lines.extend(format_disagreement(p) for p in problems)
+    path = os.environ.get("SHASHKI_DIFF_REPORT")
+    if path:
+        Path(path).write_text(json.dumps({"seed": SEED, "games": GAMES, "setup_games": SETUP_GAMES,
+                                          "counts": REPORT, "problems": problems}, indent=1))
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_random_games_agree(variant, peers, capsys):
+    counts, problems = play_and_compare(variant, peers)
+    text = report(variant, counts, problems)
+    with capsys.disabled():
+        print("\n" + text)
+    assert sum(c["positions"] for c in counts.values()) > 0
+    assert not problems, f"{len(problems)} unexplained disagreements:\n{text}"
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_random_games_with_kings_agree(variant, peers, capsys):
+    """As above, from random set-ups with kings on both sides (SETUP_GAMES games per game
+    type), shorter games."""
+    counts, problems = play_and_compare(variant, peers, games=SETUP_GAMES,
+                                        max_plies=SETUP_MAX_PLIES, setup=random_setup)
+    text = report(f"{variant} (set-ups)", counts, problems)
+    with capsys.disabled():
+        print("\n" + text)
+    assert sum(c["positions"] for c in counts.values()) > 0
+    assert not problems, f"{len(problems)} unexplained disagreements:\n{text}"
+
+
+# --------------------------------------------------------------------------------------
+# the comparison itself, on positions whose outcome RULES.md states
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_start_positions_agree_exactly(variant, peers):
+    """A first guard on the square conversions both ways (the set-up games, with pieces
+    everywhere, are the thorough one)."""
+    board = Board(variant)
+    for name, peer in peers.items():
+        peer_list = peer.moves(variant, board.fen())
+        if peer_list is None:
+            assert name == "py-draughts" and variant == "italian"
+            continue
+        assert {e.key for e in peer_list} == {
+            identity(m.origin, m.destination, m.captured) for m in board.legal_moves}
+
+
+def test_italian_rule4_is_the_known_deviation(peers):
+    # RULES.md: only 31x6 (king, king, man); pydraughts also lists 31x8 (king, man, king)
+    board = Board("italian", "W:WK31:B10,K12,K18,19,K27")
+    assert [str(m) for m in board.legal_moves] == ["31x6"]
+    peer_list = peers["pydraughts"].moves("italian", board.fen())
+    counts = Counter()
+    assert compare(board, "pydraughts", peer_list, counts) is None
+    assert counts[ITALIAN_RULE4] == 1
+    # the classification is not a blanket pass: drop shashki's own move from the peer's
+    # list and the difference is reported
+    ours = next(iter(board.legal_moves))
+    without = [e for e in peer_list if e.destination != ours.destination]
+    found = compare(board, "pydraughts", without, Counter())
+    assert found and found["only_shashki"] == ["31x6 [27 18 10]"]
+
+
+def test_italian_rule4_also_drops_routes(peers):
+    # one move, 11x4, over the same five pieces in two orders: 15 23 22 14 7 (king, king,
+    # man, king, man) and 14 22 23 15 7 (king, man, king, king, man).  Rule (4) leaves the
+    # first only (a king second); pydraughts keeps both routes
+    board = Board("italian", "W:WK11:B5,7,10,16,22,K1,K8,K14,K15,K23")
+    [move] = board.legal_moves
+    assert (str(move), move.routes) == ("11x4", 1)
+    peer_list = peers["pydraughts"].moves("italian", board.fen())
+    assert len({e.captured for e in peer_list}) == 2
+    counts = Counter()
+    assert compare(board, "pydraughts", peer_list, counts) is None
+    assert counts[ITALIAN_RULE4] == 1
+
+
+def test_skipped_capture_is_the_known_deviation(peers):
+    # black 11 must take 15 (english captures are compulsory); py-draughts also offers quiets
+    board = Board("english", "B:W15,K32:B11,K1")
+    assert all(m.is_capture for m in board.legal_moves)
+    peer_list = peers["py-draughts"].moves("english", board.fen())
+    assert any(not e.captured for e in peer_list)
+    counts = Counter()
+    assert compare(board, "py-draughts", peer_list, counts) is None
+    assert counts[SKIPPED_CAPTURE] == 1
+    # a capture missed by the peer is not explained away
+    found = compare(board, "py-draughts", [e for e in peer_list if not e.captured], Counter())
+    assert found and found["only_shashki"]
+
+
+def test_merged_routes_are_one_move(peers):
+    # a russian king round the square b2-d2-d4-b4 and home, either way round: one move
+    # (c1:c1, the four men) with two capture orders
+    board = Board("russian", "W:WKc1:Bb4,b2,d4,d2,f2")
+    [ring] = [m for m in board.legal_moves if m.origin == m.destination]
+    assert ring.routes == 2
+    peer_list = peers["pydraughts"].moves("russian", board.fen())
+    ring_key = identity(ring.origin, ring.destination, ring.captured)
+    entries = [e for e in peer_list if e.key == ring_key]
+    assert len(entries) >= 2  # pydraughts lists each route
+    counts = Counter()
+    assert compare(board, "pydraughts", peer_list, counts) is None
+    assert counts[ROUTE_DUPES] >= 1
