@@ -8,6 +8,8 @@ Five 8x8 games: russian, giveaway (poddavki), brazilian, italian, english (ameri
 36768
 """
 
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+
 from .board import Board, LegalMoves
 from .errors import (AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError,
                      InvalidOpeningError, InvalidPdnError, InvalidVariantError,
@@ -17,9 +19,14 @@ from .outcome import Outcome, Termination
 from .squares import SQUARES
 from .variants import BLACK, VARIANTS, WHITE, Variant, get_variant
 
+if TYPE_CHECKING:
+    # what the lazy names below are, for type checkers (nothing is imported at run time)
+    from . import engine, pdn, perft, svg  # noqa: F401
+    from .ballots import Opening, opening_tables, openings
+
 # Loaded on first use, so that `import shashki` stays cheap: the PDN reader, the opening
 # tables, and the submodules that only some users need.
-_LAZY = {
+_LAZY: Dict[str, Tuple[str, Optional[str]]] = {
     "pdn": ("shashki.pdn", None),
     "Opening": ("shashki.ballots", "Opening"),
     "openings": ("shashki.ballots", "openings"),
@@ -30,7 +37,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     try:
         module_name, attr = _LAZY[name]
     except KeyError:
@@ -42,7 +49,7 @@ def __getattr__(name):
     return value
 
 
-def __dir__():
+def __dir__() -> List[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 __version__ = "0.1.0"

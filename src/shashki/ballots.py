@@ -14,12 +14,18 @@ README; ``corrections.json`` there lists the entries shashki corrects on loading
 table is read the first time it is asked for, never at ``import shashki``.
 """
 
+from __future__ import annotations
+
 import functools
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from .errors import InvalidOpeningError
-from .variants import get_variant
+from .variants import Variant, get_variant
+
+if TYPE_CHECKING:
+    from .board import Board
 
 _DATA = "data/openings"
 
@@ -39,7 +45,7 @@ _MICRO_BR = Table("micro-match", "brazilian.json",
 _BASIC = Table("basic-150", "150russian_and_brazilian.json", "IDF table of 150 basic positions")
 
 #: the tables of each game, in the order `openings(variant)` lists them
-TABLES = {
+TABLES: Dict[str, Tuple[Table, ...]] = {
     "russian": (_MICRO_RU, _BASIC),
     "giveaway": (),
     "brazilian": (_MICRO_BR, _BASIC),
@@ -76,32 +82,33 @@ class Opening:
     fen: str
     standard: bool
     lost: bool
-    moves: "tuple[str, ...] | None" = None
-    start_fen: "str | None" = None
-    correction: "str | None" = None
+    moves: Optional[Tuple[str, ...]] = None
+    start_fen: Optional[str] = None
+    correction: Optional[str] = None
 
-    def board(self):
+    def board(self) -> Board:
         """A Board at this opening's position."""
         from .board import Board
         return Board(self.variant, fen=self.fen)
 
 
-def opening_tables(variant):
+def opening_tables(variant: Union[str, Variant]) -> Tuple[str, ...]:
     """The ids of the opening tables of a game (empty for giveaway)."""
     return tuple(t.id for t in TABLES[get_variant(variant).name])
 
 
-def openings(variant, table=None):
+def openings(variant: Union[str, Variant], table: Optional[str] = None) -> List[Opening]:
     """The openings of a game's tables, or of the one table with id `table`
     (see `opening_tables`), as a list of Opening."""
     name = get_variant(variant).name
-    out = []
+    out: List[Opening] = []
     for tab in _tables(name, table):
         out.extend(_load(name, tab))
     return out
 
 
-def find_opening(variant, opening, table=None):
+def find_opening(variant: Union[str, Variant], opening: Union[str, Opening],
+                 table: Optional[str] = None) -> Opening:
     """The Opening that `opening` names in a game's tables: an Opening, its full name, or its
     code (the part before the moves: ``I-1``, ``1-I``, ``001``).  Raises InvalidOpeningError
     when none or several fit."""
@@ -135,7 +142,7 @@ def find_opening(variant, opening, table=None):
         f"{', '.join(f'{o.name!r} ({o.table})' for o in fits[:6])}; give the table or full name")
 
 
-def _tables(name, table):
+def _tables(name: str, table: Optional[str]) -> Sequence[Table]:
     tables = TABLES[name]
     if table is None:
         return tables
@@ -157,7 +164,7 @@ _NUMERIC_MOVE = re.compile(r"\d{1,2}[-x]\d{1,2}\Z")
 
 
 @functools.lru_cache(maxsize=None)
-def _load(variant_name, table):
+def _load(variant_name: str, table: Table) -> Tuple[Opening, ...]:
     """The openings of one table for one game, read from the package data on first use."""
     data = _read_json(table.file)
     corrections = {c["name"]: c for c in _read_json("corrections.json")["corrections"]
@@ -165,9 +172,9 @@ def _load(variant_name, table):
     variant = get_variant(variant_name)
     standard = set(data.get("standard", ()))
     lost = set(data.get("lost", ()))
-    out = []
+    out: List[Opening] = []
     for name, fen in data["all"].items():
-        fields = {"fen": fen, "standard": name in standard, "lost": name in lost}
+        fields: Dict[str, Any] = {"fen": fen, "standard": name in standard, "lost": name in lost}
         correction = None
         fix = corrections.get(name)
         if fix is not None:
@@ -182,10 +189,14 @@ def _load(variant_name, table):
     return tuple(out)
 
 
-def _read_name(name, variant):
+def _read_name(name: str,
+               variant: Variant) -> Tuple[str, Optional[Tuple[str, ...]], Optional[str]]:
     """(code, moves, start_fen) of an opening's name; moves and start_fen are None unless the
     name is a list of moves."""
-    code, body = _CODE.match(name).groups()
+    match = _CODE.match(name)
+    if match is None:  # pragma: no cover - every name in the tables starts with a code
+        raise InvalidOpeningError(f"opening name {name!r} does not start with a code")
+    code, body = match.groups()
     start = variant.start_fen
     removal = _REMOVE.match(body)
     if removal:
@@ -200,7 +211,7 @@ def _read_name(name, variant):
     return code, None, None
 
 
-def _without(fen, variant, *numbers):
+def _without(fen: str, variant: Variant, *numbers: int) -> str:
     """`fen` with the men on the numbered squares removed (11-man ballots)."""
     from .fen import parse_fen, write_fen
     white, black, kings, turn, _ = parse_fen(fen, variant)
@@ -210,12 +221,12 @@ def _without(fen, variant, *numbers):
     return write_fen(white, black, kings, turn, variant)
 
 
-def _read_json(file):
+def _read_json(file: str) -> Any:
     import json
     from importlib import resources
     return json.loads(resources.files("shashki").joinpath(f"{_DATA}/{file}")
                       .read_text(encoding="utf-8"))
 
 
-def _quote(text):
+def _quote(text: str) -> str:
     return repr(text) if len(text) <= 60 else repr(text[:60]) + "..."

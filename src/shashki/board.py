@@ -1,5 +1,9 @@
 """Board: a position, its legal moves, and the stack of moves that led to it."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, List, Optional, Tuple, Union
+
 from . import notation as _notation
 from . import outcome as _outcome
 from . import squares as _sq
@@ -8,7 +12,22 @@ from ._core import perft as _perft
 from .errors import IllegalMoveError, InvalidMoveError, InvalidVariantError
 from .fen import parse_fen, write_fen
 from .move import Move
-from .variants import BLACK, WHITE, COLOR_NAMES, get_variant
+from .variants import BLACK, WHITE, COLOR_NAMES, Variant, get_variant
+
+if TYPE_CHECKING:
+    # (annotations only: `import shashki` stays cheap)
+    import os
+    from concurrent.futures import Executor
+
+    from .ballots import Opening
+    from .perft import Progress
+
+#: the position as four ints: white, black and king masks, side to move
+Masks = Tuple[int, int, int, int]
+#: the legal moves of a position, as a list and as a set
+_Cache = Tuple[List[Move], FrozenSet[Move]]
+#: what push saves and pop restores
+_Snapshot = Tuple[Masks, Optional[_Cache], _outcome.DrawCounters]
 
 #: below this depth a perft is too small to be worth splitting across threads
 PARALLEL_MIN_DEPTH = 8
@@ -19,28 +38,28 @@ class LegalMoves:
 
     __slots__ = ("_board",)
 
-    def __init__(self, board):
+    def __init__(self, board: Board) -> None:
         self._board = board
 
-    def _moves(self):
+    def _moves(self) -> List[Move]:
         return self._board._legal()
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._moves())
 
-    def count(self):
+    def count(self) -> int:
         return len(self._moves())
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Move]:
         return iter(self._moves())
 
-    def __contains__(self, move):
+    def __contains__(self, move: object) -> bool:
         return isinstance(move, Move) and move in self._board._legal_set()
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         return bool(self._moves())
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<LegalMoves ({', '.join(map(str, self._moves()))})>"
 
 
@@ -56,7 +75,19 @@ class Board:
     'B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,e3,g3,d4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8'
     """
 
-    def __init__(self, variant="russian", fen=None, *, fmjd_draw_rules=None):
+    variant: Variant
+    fmjd_draw_rules: bool
+    move_stack: List[Move]
+    _stack: List[_Snapshot]
+    _cache: Optional[_Cache]
+    _white: int
+    _black: int
+    _kings: int
+    _turn: int
+    _counters: _outcome.DrawCounters
+
+    def __init__(self, variant: Union[str, Variant] = "russian", fen: Optional[str] = None, *,
+                 fmjd_draw_rules: Optional[bool] = None) -> None:
         self.variant = get_variant(variant)
         self.fmjd_draw_rules = _fmjd_setting(self.variant, fmjd_draw_rules)
         self.move_stack = []
@@ -66,7 +97,7 @@ class Board:
 
     # --- position -------------------------------------------------------------------------
 
-    def set_fen(self, fen):
+    def set_fen(self, fen: str) -> None:
         """Set the position from a FEN; the move history is cleared.  On error (InvalidFenError)
         the board is unchanged."""
         white, black, kings, turn, _ = parse_fen(fen, self.variant)
@@ -77,31 +108,31 @@ class Board:
         # the draw counters count from the set-up position (the game's history is unknown)
         self._counters = _outcome.start_counters(white, black, kings, self.fmjd_draw_rules)
 
-    def fen(self):
+    def fen(self) -> str:
         return write_fen(self._white, self._black, self._kings, self._turn, self.variant)
 
     @property
-    def turn(self):
+    def turn(self) -> int:
         """The side to move: shashki.WHITE (0) or shashki.BLACK (1)."""
         return self._turn
 
     @property
-    def white(self):
+    def white(self) -> int:
         """Mask of the white pieces (bit s for square s)."""
         return self._white
 
     @property
-    def black(self):
+    def black(self) -> int:
         return self._black
 
     @property
-    def kings(self):
+    def kings(self) -> int:
         return self._kings
 
-    def _masks(self):
+    def _masks(self) -> Masks:
         return self._white, self._black, self._kings, self._turn
 
-    def piece_at(self, square):
+    def piece_at(self, square: int) -> Optional[Tuple[int, bool]]:
         """None, or a (color, is_king) pair for the piece on `square` (0..31)."""
         bit = 1 << square
         if self._white & bit:
@@ -110,7 +141,7 @@ class Board:
             return BLACK, bool(self._kings & bit)
         return None
 
-    def copy(self, stack=True):
+    def copy(self, stack: bool = True) -> Board:
         board = object.__new__(type(self))
         board.variant = self.variant
         board._white, board._black, board._kings, board._turn = self._masks()
@@ -123,26 +154,27 @@ class Board:
         board._counters = self._counters
         return board
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Board):
             return NotImplemented
         return self.variant == other.variant and self._masks() == other._masks()
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((self.variant.name,) + self._masks())
 
     # --- moves ----------------------------------------------------------------------------
 
-    def _legal(self):
+    def _legal(self) -> List[Move]:
         if self._cache is None:
             self._cache = self._generate()
         return self._cache[0]
 
-    def _legal_set(self):
-        self._legal()
+    def _legal_set(self) -> FrozenSet[Move]:
+        if self._cache is None:
+            self._cache = self._generate()
         return self._cache[1]
 
-    def _generate(self):
+    def _generate(self) -> _Cache:
         try:
             raw = _movegen.legal_moves(*self._masks(), self.variant.rules)
         except OverflowError:  # pragma: no cover - no legal 8x8 position has that many moves
@@ -153,15 +185,15 @@ class Board:
         return moves, frozenset(moves)
 
     @property
-    def legal_moves(self):
+    def legal_moves(self) -> LegalMoves:
         return LegalMoves(self)
 
-    def is_capture_position(self):
+    def is_capture_position(self) -> bool:
         """True when the side to move must capture."""
         moves = self._legal()
         return bool(moves) and moves[0].is_capture
 
-    def parse_move(self, text):
+    def parse_move(self, text: str) -> Move:
         """The legal move that `text` names, in the game's notation (shashki.notation).
 
         Accepts the short form (`c3-d4`, `c3:e5`, `22x18`), the full route (`c3:e5:g3`), any of
@@ -172,7 +204,8 @@ class Board:
         return _notation.parse_move(self, text)
 
     @classmethod
-    def from_opening(cls, variant, opening, table=None):
+    def from_opening(cls, variant: Union[str, Variant], opening: Union[str, Opening],
+                     table: Optional[str] = None) -> Board:
         """A board at the start position of an opening of the tables (shashki.openings):
         `opening` is an Opening, its full name (`"I-1: ab4"`) or its code (`"I-1"`, `"001"`);
         `table` narrows the search when a code is in several tables.  The board has no move
@@ -180,7 +213,7 @@ class Board:
         from .ballots import find_opening
         return cls(variant, fen=find_opening(variant, opening, table).fen)
 
-    def _illegal_message(self, text, origin):
+    def _illegal_message(self, text: str, origin: object) -> str:
         """Why the move `text` from square `origin` is not legal: the legal moves of that piece
         (seeds 003 and 004: a touched piece must move if it can), or why it has none."""
         quoted = _notation._quote(text)
@@ -209,7 +242,7 @@ class Board:
             why = f"the piece on {name} has no legal move; legal moves: {every}"
         return f"illegal move {quoted}: {why}"
 
-    def push(self, move):
+    def push(self, move: Union[Move, str]) -> Move:
         """Play a legal Move (or its text); returns the Move.  The board is unchanged on error."""
         if isinstance(move, str):
             move = self.parse_move(move)
@@ -232,7 +265,7 @@ class Board:
                                                  self._black, self._kings, self.fmjd_draw_rules)
         return move
 
-    def pop(self):
+    def pop(self) -> Move:
         """Take back the last move and return it (IndexError if there is none)."""
         if not self.move_stack:
             raise IndexError("pop from a board with no moves played")
@@ -241,12 +274,12 @@ class Board:
         self._white, self._black, self._kings, self._turn = masks
         return move
 
-    def peek(self):
+    def peek(self) -> Move:
         return self.move_stack[-1]
 
     # --- game end (shashki.outcome) -------------------------------------------------------
 
-    def outcome(self, claim_draw=False):
+    def outcome(self, claim_draw: bool = False) -> Optional[_outcome.Outcome]:
         """None while the game goes on, else an Outcome(winner, termination).
 
         The side to move with no legal move loses (in giveaway it wins).  Draws follow the
@@ -257,38 +290,40 @@ class Board:
         """
         return _outcome.outcome(self, claim_draw)
 
-    def is_game_over(self, claim_draw=False):
+    def is_game_over(self, claim_draw: bool = False) -> bool:
         return self.outcome(claim_draw) is not None
 
-    def result(self, claim_draw=False):
+    def result(self, claim_draw: bool = False) -> str:
         """"1-0", "0-1", "1/2-1/2", or "*" while the game goes on."""
         outcome = self.outcome(claim_draw)
         return outcome.result() if outcome else "*"
 
-    def can_claim_draw(self):
+    def can_claim_draw(self) -> bool:
         """Whether the side to move may claim a draw now, in a game whose rule book makes the
         draw a claim (english: repetition, also before the repeating move, and 40 moves)."""
         return _outcome.can_claim_draw(self)
 
-    def is_repetition(self, count=3):
+    def is_repetition(self, count: int = 3) -> bool:
         """Whether this position, with this side to move, has occurred `count` times or more."""
         return _outcome.repetitions(self._masks(), self._stack, self._counters.halfmove_clock,
                                     count) >= count
 
     @property
-    def halfmove_clock(self):
+    def halfmove_clock(self) -> int:
         """Plies since the last man move or capture (kings-only and 40-move rules)."""
         return self._counters.halfmove_clock
 
     @property
-    def draw_counters(self):
+    def draw_counters(self) -> _outcome.DrawCounters:
         """Every draw counter of the position (shashki.outcome.DrawCounters), in plies."""
         return self._counters
 
     # --- perft ----------------------------------------------------------------------------
 
-    def perft(self, depth, paths=False, *, jobs=None, hash_mb=0, executor=None,
-              checkpoint=None, progress=None):
+    def perft(self, depth: int, paths: bool = False, *, jobs: Optional[int] = None,
+              hash_mb: float = 0, executor: Optional[Executor] = None,
+              checkpoint: Union[str, os.PathLike[str], None] = None,
+              progress: Optional[Progress] = None) -> int:
         """Leaf nodes of the move tree `depth` plies deep: unique moves by default, every
         capture route with `paths=True` (RULES.md "Move identity and perft").
 
@@ -305,12 +340,12 @@ class Board:
         return _runner.perft(self, depth, paths, jobs=jobs, hash_mb=hash_mb,
                              executor=executor, checkpoint=checkpoint, progress=progress)
 
-    def divide(self, depth, paths=False):
+    def divide(self, depth: int, paths: bool = False) -> Dict[Move, int]:
         """Perft split by first move: {move: leaves}."""
         depth = _check_depth(depth)
         if depth == 0:
             return {}
-        out = {}
+        out: Dict[Move, int] = {}
         for move in self._legal():
             child = _movegen.apply_move(*self._masks(), move.origin, move.destination,
                                         move.captured_mask, move.promotion)
@@ -320,7 +355,7 @@ class Board:
 
     # --- display --------------------------------------------------------------------------
 
-    def __str__(self):
+    def __str__(self) -> str:
         mirrored = self.variant.squares == "italian"
         rows = ["  +-----------------+"]
         for rank in range(7, -1, -1):
@@ -341,17 +376,17 @@ class Board:
         rows.append("    a b c d e f g h")
         return "\n".join(rows)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Board({self.variant.name!r}, fen={self.fen()!r})"
 
-    def _repr_svg_(self):
+    def _repr_svg_(self) -> str:
         """The board as an SVG picture (shashki.svg.board), for Jupyter; the last move played
         is highlighted, as python-chess does."""
         from . import svg  # imported on first display, so `import shashki` stays cheap
         return svg.board(self, last_move=self.move_stack[-1] if self.move_stack else None)
 
 
-def _fmjd_setting(variant, value):
+def _fmjd_setting(variant: Variant, value: Optional[bool]) -> bool:
     """Whether the FMJD-64 endgame draw rules (7.2.4-7.2.8) apply: by default where the game's
     record says so (russian); they may be turned on for brazilian, the other flying-king game
     played to win, and off anywhere."""
@@ -366,7 +401,7 @@ def _fmjd_setting(variant, value):
     return value
 
 
-def _check_depth(depth):
+def _check_depth(depth: object) -> int:
     if isinstance(depth, bool) or not isinstance(depth, int):
         raise ValueError(f"depth must be an int, not {type(depth).__name__}")
     if depth < 0:

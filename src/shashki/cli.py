@@ -4,17 +4,25 @@
                                 [--checkpoint FILE] [--json] [--depth-range A-B]
 """
 
+from __future__ import annotations
+
 import argparse
 import json
 import re
 import sys
 import time
+from typing import (TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Sequence, TextIO,
+                    Tuple, Union)
 
 from .errors import ShashkiError
 from .variants import VARIANTS
 
+if TYPE_CHECKING:
+    from .board import Board
+    from .perft import PerftResult, Task
 
-def _depth(text):
+
+def _depth(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
@@ -24,7 +32,7 @@ def _depth(text):
     return value
 
 
-def _depth_range(text):
+def _depth_range(text: str) -> Tuple[int, int]:
     match = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", text)
     if not match:
         raise argparse.ArgumentTypeError(f"expected a range of depths such as 1-12, not {text!r}")
@@ -34,8 +42,8 @@ def _depth_range(text):
     return lo, hi
 
 
-def _positive(name, zero_ok=False):
-    def parse(text):
+def _positive(name: str, zero_ok: bool = False) -> Callable[[str], int]:
+    def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
@@ -48,15 +56,15 @@ def _positive(name, zero_ok=False):
     return parse
 
 
-def _variant_names():
-    names = []
+def _variant_names() -> List[str]:
+    names: List[str] = []
     for v in VARIANTS:
         names.append(v.name)
         names.extend(v.aliases)
     return names
 
 
-def build_parser():
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="shashki", description="Draughts (checkers) rules on a fast Cython core.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -94,7 +102,10 @@ def build_parser():
 class ProgressBars:
     """A bar per root move and an overall line with the ETA, redrawn in place on stderr."""
 
-    def __init__(self, stream, width=24):
+    totals: Optional[Dict[str, int]]
+    done: Dict[str, int]
+
+    def __init__(self, stream: TextIO, width: int = 24) -> None:
         self.stream = stream
         self.width = width
         self.start = time.perf_counter()
@@ -103,7 +114,7 @@ class ProgressBars:
         self.drawn = 0
         self.last = 0.0
 
-    def __call__(self, done, total, task, count):
+    def __call__(self, done: int, total: int, task: Task, count: int) -> None:
         if self.totals is None:
             self.totals = {}
         self.done[task.root_move] = self.done.get(task.root_move, 0) + 1
@@ -112,17 +123,17 @@ class ProgressBars:
             self.last = now
             self.draw(done, total)
 
-    def set_tasks(self, tasks):
+    def set_tasks(self, tasks: Iterable[Task]) -> None:
         self.totals = {}
         for task in tasks:
             self.totals[task.root_move] = self.totals.get(task.root_move, 0) + 1
 
-    def _bar(self, fraction):
+    def _bar(self, fraction: float) -> str:
         filled = int(round(fraction * self.width))
         return "#" * filled + "-" * (self.width - filled)
 
-    def draw(self, done, total):
-        lines = []
+    def draw(self, done: int, total: int) -> None:
+        lines: List[str] = []
         for move, count in (self.totals or {}).items():
             got = self.done.get(move, 0)
             lines.append(f"{move or 'root':>14} [{self._bar(got / count)}] {got}/{count}")
@@ -139,11 +150,12 @@ class ProgressBars:
         self.drawn = len(lines)
 
 
-def _natural(text):
+def _natural(text: object) -> List[Union[int, str]]:
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", str(text))]
 
 
-def _count(board, depth, args, progress):
+def _count(board: Board, depth: int, args: argparse.Namespace,
+           progress: Optional[ProgressBars]) -> PerftResult:
     from . import perft as runner
     if progress is not None:
         progress.set_tasks(runner.split(board, depth, args.paths,
@@ -152,7 +164,7 @@ def _count(board, depth, args, progress):
                       checkpoint=args.checkpoint, progress=progress)
 
 
-def cmd_perft(args, out):
+def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
     from .board import Board
     if args.depth is None and args.depth_range is None:
         raise _UsageError("give a DEPTH or --depth-range A-B")
@@ -163,9 +175,9 @@ def cmd_perft(args, out):
     board = Board(args.variant, fen=args.fen)
     show = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
     convention = "paths" if args.paths else "unique"
-    depths = range(args.depth_range[0], args.depth_range[1] + 1) if args.depth_range \
-        else [args.depth]
-    results = []
+    depths: Sequence[int] = (range(args.depth_range[0], args.depth_range[1] + 1)
+                             if args.depth_range else [args.depth])
+    results: List[Tuple[int, PerftResult, float]] = []
     for depth in depths:
         progress = ProgressBars(sys.stderr) if show and depth >= 6 else None
         start_cpu = time.process_time()
@@ -214,12 +226,13 @@ class _UsageError(Exception):
     pass
 
 
-def main(argv=None, out=None):
+def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> int:
     out = out or sys.stdout
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.func(args, out)
+        status: int = args.func(args, out)
+        return status
     except _UsageError as exc:
         parser.error(str(exc))
     except ShashkiError as exc:

@@ -11,11 +11,18 @@ transposition table, quiescence over captures and the game's draw rules; this mo
 Board into its inputs, manages time and turns the principal variation back into Moves.
 """
 
+from __future__ import annotations
+
 import threading
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._core import search as _search
-from .variants import get_variant
+from .variants import Variant, get_variant
+
+if TYPE_CHECKING:
+    from .board import Board
+    from .move import Move
 
 MAX_DEPTH = _search.MAX_PLY - 11
 _WIN = _search.WIN_SCORE
@@ -31,7 +38,7 @@ class Score:
     value: int
 
     @property
-    def win_in(self):
+    def win_in(self) -> Optional[int]:
         if self.value > _WIN - _search.MAX_PLY:
             return (_WIN - self.value + 1) // 2
         if self.value < -_WIN + _search.MAX_PLY:
@@ -39,11 +46,11 @@ class Score:
         return None
 
     @property
-    def is_win(self):
+    def is_win(self) -> bool:
         w = self.win_in
         return w is not None and w > 0
 
-    def __str__(self):
+    def __str__(self) -> str:
         w = self.win_in
         if w is not None:
             return f"win in {w}" if w > 0 else f"loss in {-w}"
@@ -52,20 +59,20 @@ class Score:
 
 @dataclass(frozen=True)
 class SearchResult:
-    best_move: object          # a Move of the searched board, or None with no legal move
+    best_move: Optional[Move]  # a Move of the searched board, or None with no legal move
     score: Score
-    pv: list = field(default_factory=list)
+    pv: List[Move] = field(default_factory=list)
     depth: int = 0
     nodes: int = 0
     time: float = 0.0
     seldepth: int = 0
 
     @property
-    def nps(self):
+    def nps(self) -> float:
         return self.nodes / self.time if self.time > 0 else 0.0
 
 
-def _weights(variant):
+def _weights(variant: Variant) -> Dict[str, Any]:
     flying = variant.flying_kings
     return dict(man=100, king=300 if flying else 150, advance=3 if flying else 4,
                 back_rank=6, centre=4, reversed=variant.reversed_goal,
@@ -77,7 +84,8 @@ class Engine:
     """A search engine for one game, with its own hash table (`hash_mb` MiB) kept between
     moves.  `stop()` may be called from another thread to end a running search."""
 
-    def __init__(self, variant="russian", hash_mb=32, **weights):
+    def __init__(self, variant: Union[str, Variant] = "russian", hash_mb: int = 32,
+                 **weights: int) -> None:
         self.variant = get_variant(variant)
         params = _weights(self.variant)
         params.update(weights)
@@ -85,19 +93,21 @@ class Engine:
         self._lock = threading.Lock()
         self._stopped = False
 
-    def new_game(self):
+    def new_game(self) -> None:
         self._searcher.clear()
 
-    def stop(self):
+    def stop(self) -> None:
         self._stopped = True
         self._searcher.stop()
 
-    def evaluate(self, board):
+    def evaluate(self, board: Board) -> int:
         """The static evaluation of `board` from the side to move."""
         return self._searcher.evaluate(*board._masks())
 
-    def search(self, board, depth=None, nodes=None, movetime=None, *, clock=None,
-               increment=0.0, info=None):
+    def search(self, board: Board, depth: Optional[int] = None, nodes: Optional[int] = None,
+               movetime: Optional[float] = None, *, clock: Optional[float] = None,
+               increment: float = 0.0,
+               info: Optional[Callable[[SearchResult], object]] = None) -> SearchResult:
         """Search `board` and return a SearchResult.
 
         Limits (any combination; none given means depth 8): `depth` in plies, `nodes`,
@@ -117,7 +127,9 @@ class Engine:
             self._stopped = False
             return self._search(board, depth, nodes, movetime, clock, increment, info)
 
-    def _search(self, board, depth, nodes, movetime, clock, increment, info):
+    def _search(self, board: Board, depth: Optional[int], nodes: Optional[int],
+                movetime: Optional[float], clock: Optional[float], increment: float,
+                info: Optional[Callable[[SearchResult], object]]) -> SearchResult:
         start = _search.now_seconds()
         budget = movetime
         if clock is not None:
@@ -134,9 +146,9 @@ class Engine:
         masks = board._masks()
         legal = list(board.legal_moves)
         if not legal:
-            score = Score(_WIN if self.variant.reversed_goal else -_WIN)
-            return SearchResult(None, score, [], 0, 0, 0.0, 0)
-        best = None
+            end = Score(_WIN if self.variant.reversed_goal else -_WIN)
+            return SearchResult(None, end, [], 0, 0, 0.0, 0)
+        best: Optional[SearchResult] = None
         total_nodes = 0
         for d in range(1, max_depth + 1):
             left = None if nodes is None else nodes - total_nodes
@@ -158,17 +170,19 @@ class Engine:
                 info(best)
             if not completed or self._stopped:
                 break
-            if Score(score).win_in is not None and d > 2 * abs(Score(score).win_in) + 2:
+            win_in = Score(score).win_in
+            if win_in is not None and d > 2 * abs(win_in) + 2:
                 break               # a forced result found: deeper search will not change it
             if len(legal) == 1 and depth is None:
                 break               # a forced move needs no thought
             if budget is not None and elapsed > 0.45 * budget:
                 break               # the next iteration would not finish in time
+        assert best is not None     # the first iteration always sets it
         return best
 
-    def _history(self, board):
+    def _history(self, board: Board) -> Tuple[List[int], int]:
         """Keys of the earlier positions since the last irreversible move, oldest first."""
-        keys = []
+        keys: List[int] = []
         replay = board.copy()
         while replay.move_stack:
             move = replay.pop()
@@ -180,8 +194,8 @@ class Engine:
         return keys, len(keys)
 
     @staticmethod
-    def _pv_moves(board, pv):
-        moves = []
+    def _pv_moves(board: Board, pv: Sequence[Tuple[int, int, int]]) -> List[Move]:
+        moves: List[Move] = []
         replay = board.copy(stack=False)
         for origin, dest, captured in pv:
             match = [m for m in replay.legal_moves
@@ -193,11 +207,13 @@ class Engine:
         return moves
 
 
-_engines = {}
+_engines: Dict[Tuple[str, int], Engine] = {}
 
 
-def search(board, depth=None, nodes=None, movetime=None, *, clock=None, increment=0.0,
-           info=None, hash_mb=32):
+def search(board: Board, depth: Optional[int] = None, nodes: Optional[int] = None,
+           movetime: Optional[float] = None, *, clock: Optional[float] = None,
+           increment: float = 0.0, info: Optional[Callable[[SearchResult], object]] = None,
+           hash_mb: int = 32) -> SearchResult:
     """Search `board` with a shared engine for its game; see Engine.search."""
     key = (board.variant.name, hash_mb)
     engine = _engines.get(key)

@@ -1,6 +1,10 @@
 """The exceptions shashki raises.  Every one is a ValueError, so `except ValueError` catches
 bad input of any kind; the subclasses say which kind."""
 
+from __future__ import annotations
+
+from typing import Any, Iterable, Optional
+
 
 class ShashkiError(ValueError):
     """Base class of every error shashki raises for bad input."""
@@ -21,7 +25,7 @@ class IllegalMoveError(ShashkiError):
 class AmbiguousMoveError(IllegalMoveError):
     """Short move text that fits several legal moves; `candidates` lists them."""
 
-    def __init__(self, message, candidates=()):
+    def __init__(self, message: str, candidates: Iterable[Any] = ()) -> None:
         super().__init__(message)
         self.candidates = tuple(candidates)
 
@@ -34,8 +38,8 @@ class InvalidPdnError(ShashkiError):
     """A PDN game that cannot be read: the message names the game number, the line and the
     problem (`game_number` and `line_number` hold them when known)."""
 
-    game_number = None
-    line_number = None
+    game_number: Optional[int] = None
+    line_number: Optional[int] = None
 
 
 class InvalidOpeningError(ShashkiError):

@@ -15,11 +15,14 @@ used twice, a man on its own promotion row, more than 12 pieces a side, a bad si
 Writing gives one canonical text per position, so reading then writing is stable.
 """
 
+from __future__ import annotations
+
 import re
+from typing import Dict, List, Tuple
 
 from . import squares as _sq
 from .errors import InvalidFenError
-from .variants import WHITE, BLACK, COLOR_NAMES
+from .variants import WHITE, BLACK, COLOR_NAMES, Variant
 
 MAX_PIECES = 12
 #: every character a FEN may hold once spaces, quotes and the trailing dot are gone
@@ -31,7 +34,7 @@ _COUNTER = re.compile(r"([HF])([0-9]{1,9})\Z")
 _QUOTE_LIMIT = 60
 
 
-def parse_fen(text, variant):
+def parse_fen(text: str, variant: Variant) -> Tuple[int, int, int, int, Dict[str, int]]:
     """(white, black, kings, turn, counters) of a FEN in `variant`'s notation.
 
     Masks use shashki's square numbering; `counters` maps "H"/"F" to the values of
@@ -59,9 +62,9 @@ def parse_fen(text, variant):
             f"bad side to move {_short(fields[0])!r} in FEN {_quote(text)}; expected W or B "
             f"before the first ':', e.g. {_example(variant)!r}")
     turn = WHITE if side == "W" else BLACK
-    masks = {}
+    masks: Dict[int, int] = {}
     kings = 0
-    counters = {}
+    counters: Dict[str, int] = {}
     for section in fields[1:]:
         if not section:
             continue  # "W::W21:B1" and a trailing ':' add nothing
@@ -101,14 +104,15 @@ def parse_fen(text, variant):
     return white, black, kings, turn, counters
 
 
-def _square_like(fen, position):
+def _square_like(fen: str, position: int) -> bool:
     # a letter before a digit reads as a square (i9), so the message can say it is off the board
     char = fen[position]
     return (char.isascii() and char.isalpha() and position + 1 < len(fen)
             and fen[position + 1] in "0123456789")
 
 
-def _parse_pieces(text, variant, taken, color_name):
+def _parse_pieces(text: str, variant: Variant, taken: int,
+                  color_name: str) -> Tuple[int, int]:
     """Masks (pieces, kings) of the squares of one colour section (without its W/B)."""
     mask = 0
     kmask = 0
@@ -138,7 +142,7 @@ def _parse_pieces(text, variant, taken, color_name):
     return mask, kmask
 
 
-def _parse_item(body, variant, item):
+def _parse_item(body: str, variant: Variant, item: str) -> List[int]:
     """The squares (0..31) of one item: a square or a range of numbered squares."""
     parts = body.split("-")
     if len(parts) > 2:
@@ -149,11 +153,11 @@ def _parse_item(body, variant, item):
         if not (_NUMBER.match(lo) and _NUMBER.match(hi)):
             raise InvalidFenError(f"cannot read range {_short(item)!r} in a FEN; a range joins "
                                   f"two numbered squares, e.g. 21-32")
-        lo, hi = _number(lo, variant), _number(hi, variant)
-        if lo > hi:
+        first, last = _number(lo, variant), _number(hi, variant)
+        if first > last:
             raise InvalidFenError(f"range {_short(item)!r} in a FEN runs backwards; write the "
                                   f"lower square first")
-        return [variant.square_from_number(n) for n in range(lo, hi + 1)]
+        return [variant.square_from_number(n) for n in range(first, last + 1)]
     if _NUMBER.match(body):
         return [variant.square_from_number(_number(body, variant))]
     match = _ALGEBRAIC.match(body)
@@ -174,7 +178,7 @@ def _parse_item(body, variant, item):
     return [square]
 
 
-def _number(digits, variant):
+def _number(digits: str, variant: Variant) -> int:
     # compare lengths before int(): a long run of digits is out of range, not a number to build
     if len(digits.lstrip("0")) > 2 or not 1 <= int(digits) <= 32:
         raise InvalidFenError(f"square {_short(digits)} in a FEN is out of range; squares are "
@@ -182,7 +186,7 @@ def _number(digits, variant):
     return int(digits)
 
 
-def _runs(numbers):
+def _runs(numbers: List[int]) -> List[str]:
     # consecutive numbers of length three or more are written as a range, as in "W:W21-32"
     out = []
     i = 0
@@ -199,7 +203,7 @@ def _runs(numbers):
     return out
 
 
-def write_fen(white, black, kings, turn, variant):
+def write_fen(white: int, black: int, kings: int, turn: int, variant: Variant) -> str:
     """The PDN FEN of a position, in `variant`'s notation: White's section first, men then
     kings, squares in increasing order (numeric squares with ranges)."""
     parts = ["W" if turn == WHITE else "B"]
@@ -217,15 +221,15 @@ def write_fen(white, black, kings, turn, variant):
     return ":".join(parts)
 
 
-def _example(variant):
+def _example(variant: Variant) -> str:
     return variant.start_fen if variant.numeric else "W:Wc3,e3,Kd2:Bf6,h6"
 
 
-def _short(token):
+def _short(token: str) -> str:
     return token if len(token) <= 16 else token[:16] + "..."
 
 
-def _quote(text):
+def _quote(text: str) -> str:
     if len(text) > _QUOTE_LIMIT:
         return repr(text[:_QUOTE_LIMIT]) + "..."
     return repr(text)

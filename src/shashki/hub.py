@@ -44,12 +44,25 @@ Positions and moves (Scan defines them for 10x10 only; for 8x8 this follows what
   (Scan's unit); ``seldepth`` is a shashki extension.
 """
 
+from __future__ import annotations
+
 import sys
 import threading
+from typing import (TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, TextIO, Tuple,
+                    TypeVar, Union)
 
 from . import squares as _sq
 from .errors import ShashkiError
-from .variants import BLACK, VARIANTS, WHITE, get_variant
+from .variants import BLACK, VARIANTS, WHITE, Variant, get_variant
+
+if TYPE_CHECKING:
+    import argparse
+
+    from .board import Board
+    from .engine import Engine, Score, SearchResult
+    from .move import Move
+
+_N = TypeVar("_N", int, float)
 
 DEFAULT_HASH_MB = 32
 MAX_HASH_MB = 4096
@@ -67,22 +80,22 @@ class HubProtocolError(ShashkiError):
 # --- line syntax (Scan's hub.cpp scanner: names are runs of non-blank characters other than
 # '=' and '"'; values are names or double-quoted strings without escapes) ---------------------
 
-def _is_id(char):
+def _is_id(char: str) -> bool:
     return not char.isspace() and char not in '="' and char.isprintable()
 
 
-def parse_line(line):
+def parse_line(line: str) -> Tuple[str, Dict[str, str]]:
     """(command, {argument: value}) of one Hub line; flags without `=value` map to "".
 
     Raises HubProtocolError for a line that does not follow the Hub syntax."""
     pos, end = 0, len(line)
 
-    def skip():
+    def skip() -> None:
         nonlocal pos
         while pos < end and line[pos].isspace():
             pos += 1
 
-    def name(what):
+    def name(what: str) -> str:
         nonlocal pos
         skip()
         start = pos
@@ -94,7 +107,7 @@ def parse_line(line):
         return line[start:pos]
 
     command = name("a command")
-    args = {}
+    args: Dict[str, str] = {}
     while True:
         skip()
         if pos == end:
@@ -116,7 +129,7 @@ def parse_line(line):
         args[key] = value          # a repeated argument: the last one counts, as in Scan
 
 
-def format_value(value):
+def format_value(value: object) -> str:
     """A value as the protocol writes it: bare when it is a plain name, else double-quoted."""
     text = str(value).replace('"', "'").replace("\n", " ").replace("\r", " ")
     if text and all(_is_id(c) for c in text):
@@ -124,13 +137,13 @@ def format_value(value):
     return f'"{text}"'
 
 
-def format_line(command, *pairs):
+def format_line(command: str, *pairs: Tuple[str, object]) -> str:
     return " ".join([command] + [f"{k}={format_value(v)}" for k, v in pairs])
 
 
 # --- squares, positions and moves ------------------------------------------------------------
 
-def _move_number(variant, square):
+def _move_number(variant: Variant, square: int) -> int:
     if variant.squares == "algebraic":
         return square + 1              # pydraughts' russian/brazilian move numbers: 1 = a1
     if variant.squares == "italian":
@@ -138,7 +151,7 @@ def _move_number(variant, square):
     return _sq.english_number(square)
 
 
-def _move_square(variant, number):
+def _move_square(variant: Variant, number: int) -> int:
     if variant.squares == "algebraic":
         return number - 1
     if variant.squares == "italian":
@@ -146,7 +159,7 @@ def _move_square(variant, number):
     return _sq.from_english_number(number)
 
 
-def _position_square(variant, index):
+def _position_square(variant: Variant, index: int) -> Tuple[int, bool]:
     """The square of character `index` (1..32) of a position string, and whether the
     colours are swapped there (english: see the module docstring)."""
     if variant.squares == "italian":
@@ -156,7 +169,7 @@ def _position_square(variant, index):
     return _sq.from_english_number(index), False
 
 
-def move_text(move, variant):
+def move_text(move: Move, variant: Union[str, Variant]) -> str:
     """`move` (a shashki Move) in Hub notation for `variant`."""
     variant = get_variant(variant)
     numbers = [move.origin, move.destination] + list(move.captured)
@@ -164,7 +177,7 @@ def move_text(move, variant):
     return sep.join(str(_move_number(variant, s)) for s in numbers)
 
 
-def parse_move(board, text):
+def parse_move(board: Board, text: str) -> Move:
     """The legal move of `board` that the Hub move `text` names.  Raises HubProtocolError."""
     variant = board.variant
     parts = text.replace("x", "-").replace("X", "-").replace(":", "-").split("-")
@@ -192,10 +205,10 @@ def parse_move(board, text):
                            + " or ".join(move_text(m, variant) for m in fits))
 
 
-def position_text(board):
+def position_text(board: Board) -> str:
     """The Hub position string of `board` (its current position)."""
     variant = board.variant
-    chars = []
+    chars: List[str] = []
     for index in range(1, 33):
         square, swapped = _position_square(variant, index)
         piece = board.piece_at(square)
@@ -213,7 +226,7 @@ def position_text(board):
     return ("W" if turn == WHITE else "B") + "".join(chars)
 
 
-def parse_position(text, variant):
+def parse_position(text: str, variant: Union[str, Variant]) -> Board:
     """A Board for a Hub position string (or, as an extension, a PDN FEN) in `variant`.
 
     Raises HubProtocolError (for the Hub string) or InvalidFenError (for a FEN)."""
@@ -252,7 +265,7 @@ def parse_position(text, variant):
     return Board(variant, fen=write_fen(masks[WHITE], masks[BLACK], kings, turn, variant))
 
 
-def score_text(score):
+def score_text(score: Score) -> str:
     """A Score in Scan's units: men, with forced results at +-(100 - plies / 100)."""
     win_in = score.win_in
     if win_in is not None:
@@ -268,7 +281,12 @@ def score_text(score):
 class _Level:
     """The limits of the next search, from `level` (Scan's Search_Input)."""
 
-    def __init__(self):
+    depth: Optional[int]
+    nodes: Optional[int]
+    move_time: Optional[float]
+    time: Optional[float]
+
+    def __init__(self) -> None:
         self.depth = None
         self.nodes = None
         self.move_time = None
@@ -276,7 +294,7 @@ class _Level:
         self.inc = 0.0
         self.moves = 0            # moves to the next time control, 0 = the whole game
 
-    def budget(self):
+    def budget(self) -> Optional[float]:
         """Seconds to spend on the move, or None for no time limit."""
         budget = self.move_time
         if self.time is not None:
@@ -292,7 +310,8 @@ class _Level:
         return budget
 
 
-def _number(args, key, kind, low, high=None):
+def _number(args: Mapping[str, str], key: str, kind: Callable[[str], _N], low: _N,
+            high: Optional[_N] = None) -> _N:
     text = args[key]
     try:
         value = kind(text)
@@ -305,7 +324,7 @@ def _number(args, key, kind, low, high=None):
     return value
 
 
-def parse_level(args):
+def parse_level(args: Mapping[str, str]) -> _Level:
     """A _Level from the arguments of a `level` line.  Raises HubProtocolError."""
     from .engine import MAX_DEPTH
     level = _Level()
@@ -332,32 +351,36 @@ def parse_level(args):
 class _Search:
     """One `go`: the worker thread and what the main thread needs to steer it."""
 
-    def __init__(self, engine, pondering, budget):
+    thread: Optional[threading.Thread]
+
+    def __init__(self, engine: Engine, pondering: bool, budget: Optional[float]) -> None:
         self.engine = engine
         self.pondering = pondering
         self.budget = budget      # for ponder-hit: the time limit that starts then
         self.thread = None
         self.finished = threading.Event()
 
-    def alive(self):
+    def alive(self) -> bool:
         return self.thread is not None and self.thread.is_alive()
 
-    def halt(self):
+    def halt(self) -> None:
         """Stop the search and wait for its `done`.  Stop is asked again until the worker
         ends, so a request that lands between two iterations (or before the first) is not
         lost."""
-        while self.alive():
+        thread = self.thread
+        while thread is not None and thread.is_alive():
             self.engine.stop()
-            self.thread.join(_POLL_SECONDS)
+            thread.join(_POLL_SECONDS)
 
-    def start_clock(self):
+    def start_clock(self) -> None:
         """ponder-hit: the opponent played the expected move, so the move's time starts."""
         self.pondering = False
-        if self.budget is None:
+        budget = self.budget
+        if budget is None:
             return
 
-        def expire():
-            if not self.finished.wait(self.budget):
+        def expire() -> None:
+            if not self.finished.wait(budget):
                 self.halt()
 
         threading.Thread(target=expire, name="shashki-hub-clock", daemon=True).start()
@@ -366,7 +389,12 @@ class _Search:
 class HubSession:
     """The Hub protocol over a pair of text streams."""
 
-    def __init__(self, inp, out, variant="russian", hash_mb=DEFAULT_HASH_MB):
+    engine: Optional[Engine]
+    board: Optional[Board]
+    search: Optional[_Search]
+
+    def __init__(self, inp: TextIO, out: TextIO, variant: Union[str, Variant] = "russian",
+                 hash_mb: int = DEFAULT_HASH_MB) -> None:
         self._in = inp
         self._out = out
         self._write_lock = threading.Lock()
@@ -380,17 +408,17 @@ class HubSession:
 
     # output
 
-    def write(self, line):
+    def write(self, line: str) -> None:
         with self._write_lock:
             self._out.write(line + "\n")
             self._out.flush()
 
-    def error(self, message):
+    def error(self, message: str) -> None:
         self.write(format_line("error", ("message", message)))
 
     # the loop
 
-    def run(self):
+    def run(self) -> int:
         """Read commands until `quit` or the end of the input; returns the exit status."""
         try:
             while True:
@@ -409,7 +437,7 @@ class HubSession:
                 self.search.halt()
         return 0
 
-    def handle(self, line):
+    def handle(self, line: str) -> bool:
         """Obey one line; False after `quit`."""
         try:
             command, args = parse_line(line)
@@ -438,6 +466,7 @@ class HubSession:
                 return True
         if command == "quit":
             return False
+        assert handler is not None      # every command but quit has one
         try:
             handler(args)
         except (ShashkiError, ValueError, MemoryError) as exc:
@@ -448,7 +477,7 @@ class HubSession:
 
     # commands
 
-    def cmd_hub(self, args):
+    def cmd_hub(self, args: Dict[str, str]) -> None:
         from . import __version__
         self.write(format_line("id", ("name", "shashki"), ("version", __version__)))
         names = " ".join(v.name for v in VARIANTS)
@@ -458,7 +487,7 @@ class HubSession:
                                ("type", "int"), ("min", 1), ("max", MAX_HASH_MB)))
         self.write("wait")
 
-    def cmd_set_param(self, args):
+    def cmd_set_param(self, args: Dict[str, str]) -> None:
         name = args.get("name", "")
         if not name:
             raise HubProtocolError("set-param needs name=... and value=...")
@@ -487,30 +516,30 @@ class HubSession:
             raise HubProtocolError(f"unknown parameter {name[:40]!r}; shashki has variant "
                                    f"and hash")
 
-    def _engine(self):
+    def _engine(self) -> Engine:
         if self.engine is None:
             from .engine import Engine
             self.engine = Engine(self.variant, self.hash_mb)
         return self.engine
 
-    def cmd_init(self, args):
+    def cmd_init(self, args: Dict[str, str]) -> None:
         self._engine()
         self.write("ready")
 
-    def cmd_new_game(self, args):
+    def cmd_new_game(self, args: Dict[str, str]) -> None:
         if self.engine is not None:
             self.engine.new_game()
 
-    def cmd_ping(self, args):
+    def cmd_ping(self, args: Dict[str, str]) -> None:
         self.write("pong")
 
-    def cmd_stop(self, args):
+    def cmd_stop(self, args: Dict[str, str]) -> None:
         pass                            # no search is running (handled in handle())
 
-    def cmd_ponder_hit(self, args):
+    def cmd_ponder_hit(self, args: Dict[str, str]) -> None:
         pass                            # the search it was meant for has already ended
 
-    def cmd_pos(self, args):
+    def cmd_pos(self, args: Dict[str, str]) -> None:
         # a bad pos leaves no position, so a later go cannot answer for the wrong one
         self.board = None
         self.level = _Level()           # Scan resets the level here
@@ -530,11 +559,11 @@ class HubSession:
             raise
         self.board = board
 
-    def cmd_level(self, args):
+    def cmd_level(self, args: Dict[str, str]) -> None:
         level = parse_level(args)
         self.level = level
 
-    def cmd_go(self, args):
+    def cmd_go(self, args: Dict[str, str]) -> None:
         level, self.level = self.level, _Level()      # a level lasts for one search
         if self.board is None:
             self.error(f"go: {self.position_error}")
@@ -549,7 +578,7 @@ class HubSession:
         from .engine import MAX_DEPTH
         pondering = "ponder" in args
         budget = level.budget()
-        limits = dict(depth=level.depth, nodes=level.nodes, movetime=budget)
+        limits: Dict[str, Any] = dict(depth=level.depth, nodes=level.nodes, movetime=budget)
         if pondering:
             limits["movetime"] = None   # the clock starts at ponder-hit
         if limits["depth"] is None and limits["nodes"] is None and limits["movetime"] is None:
@@ -557,13 +586,14 @@ class HubSession:
         search = _Search(engine, pondering, budget)
         variant = board.variant
 
-        def info(result):
+        def info(result: SearchResult) -> None:
             self.write(self._info_line(result, variant))
 
-        def work():
+        def work() -> None:
             try:
                 result = engine.search(board, info=info, **limits)
-                pairs = [("move", move_text(result.best_move, variant))]
+                assert result.best_move is not None     # the side to move has legal moves
+                pairs: List[Tuple[str, object]] = [("move", move_text(result.best_move, variant))]
                 if len(result.pv) > 1:
                     pairs.append(("ponder", move_text(result.pv[1], variant)))
                 self.write(format_line("done", *pairs))
@@ -580,7 +610,7 @@ class HubSession:
         search.thread.start()
 
     @staticmethod
-    def _info_line(result, variant):
+    def _info_line(result: SearchResult, variant: Variant) -> str:
         nps = result.nodes / result.time / 1e6 if result.time > 0 else 0.0
         pv = " ".join(move_text(m, variant) for m in result.pv)
         return format_line("info", ("depth", result.depth), ("seldepth", result.seldepth),
@@ -590,14 +620,15 @@ class HubSession:
 
 # --- the command line ------------------------------------------------------------------------
 
-def add_parser(sub):
+def add_parser(
+        sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     """Register `shashki hub` on the CLI's subparsers."""
     p = sub.add_parser("hub", help="speak the Hub protocol (Scan's) on stdin/stdout",
                        description="Run shashki as an engine for draughts GUIs and bots that "
                                    "speak the Hub protocol (Scan's, version 2; pydraughts' "
                                    "HubEngine).  See shashki.hub for the position format and "
                                    "move notation of the 8x8 games.")
-    names = []
+    names: List[str] = []
     for v in VARIANTS:
         names.append(v.name)
         names.extend(v.aliases)
@@ -611,7 +642,7 @@ def add_parser(sub):
     return p
 
 
-def _hash_mb(text):
+def _hash_mb(text: str) -> int:
     import argparse
     try:
         value = int(text)
@@ -623,5 +654,5 @@ def _hash_mb(text):
     return value
 
 
-def cmd_hub(args, out):
+def cmd_hub(args: argparse.Namespace, out: TextIO) -> int:
     return HubSession(sys.stdin, out, args.variant, args.hash).run()

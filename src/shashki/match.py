@@ -19,21 +19,37 @@ SearchResult), so a benchmark can put another program on one side; a plain funct
 board works too.  Results are from the first player's (A's) point of view.
 """
 
+from __future__ import annotations
+
 import dataclasses
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, Optional,
+                    Protocol, Set, TextIO, Tuple, Union)
 
 from .board import Board
 from .errors import ShashkiError
-from .variants import BLACK, WHITE, get_variant
+from .variants import BLACK, WHITE, Variant, get_variant
+
+if TYPE_CHECKING:
+    import argparse
+
+    from .ballots import Opening
+    from .engine import SearchResult
+    from .move import Move
+    from .outcome import Outcome, Termination
+    from .pdn import Game
+
+#: what seeds random.Random
+Seed = Union[int, float, str, bytes, None]
 
 #: moves of each side after which a game is stopped and scored as a draw
 DEFAULT_MAX_MOVES = 200
 #: the table `match` takes openings from when none is named, by game; giveaway has no table
-DEFAULT_TABLES = {"russian": "micro-match", "brazilian": "micro-match", "italian": "11-man",
-                  "english": "3-move", "giveaway": "random"}
+DEFAULT_TABLES: Dict[str, str] = {
+    "russian": "micro-match", "brazilian": "micro-match", "italian": "11-man",
+    "english": "3-move", "giveaway": "random"}
 #: plies played at random from the start position for a "random" opening
 RANDOM_OPENING_PLIES = 4
 #: the search limit of a spec that names none, when the match gives none either
@@ -48,7 +64,7 @@ class EngineSpecError(ShashkiError):
 
 # --- engine specs ------------------------------------------------------------------------------
 
-def _weight_names():
+def _weight_names() -> Tuple[str, ...]:
     # the evaluation terms Engine(**weights) takes; "reversed" and "draw_plies" follow from the
     # game's rules, so they are not settings to play with
     from .engine import _weights
@@ -67,12 +83,12 @@ class EngineSpec:
     movetime: Optional[float] = None
     hash_mb: Optional[int] = None
     name: Optional[str] = None
-    weights: tuple = ()
+    weights: Tuple[Tuple[str, int], ...] = ()
 
     KEYS = ("depth", "nodes", "movetime", "hash", "name")
 
     @classmethod
-    def parse(cls, text):
+    def parse(cls, text: Union[str, EngineSpec]) -> EngineSpec:
         """Read ``key=value`` settings separated by commas or spaces: depth (plies), nodes,
         movetime (seconds; also ``time``), hash (MiB), name, and evaluation weights
         (man, king, advance, back_rank, centre: integers)."""
@@ -83,8 +99,8 @@ class EngineSpec:
                                   f"not {type(text).__name__}")
         from .engine import MAX_DEPTH
         weight_names = _weight_names()
-        values = {}
-        weights = {}
+        values: Dict[str, Any] = {}
+        weights: Dict[str, int] = {}
         items = [item for item in text.replace(",", " ").split() if item]
         if not items:
             raise EngineSpecError(f"empty engine spec {text!r}; expected settings such as "
@@ -127,10 +143,11 @@ class EngineSpec:
         return cls(weights=tuple(sorted(weights.items())), **values)
 
     @property
-    def has_limit(self):
+    def has_limit(self) -> bool:
         return any(v is not None for v in (self.depth, self.nodes, self.movetime))
 
-    def with_defaults(self, depth=None, movetime=None):
+    def with_defaults(self, depth: Optional[int] = None,
+                      movetime: Optional[float] = None) -> EngineSpec:
         """This spec, or, when it sets no search limit, the match's `depth`/`movetime` (or
         DEFAULT_DEPTH when neither is given)."""
         if self.has_limit:
@@ -139,7 +156,7 @@ class EngineSpec:
             depth = DEFAULT_DEPTH
         return dataclasses.replace(self, depth=depth, movetime=movetime)
 
-    def __str__(self):
+    def __str__(self) -> str:
         if self.name:
             return self.name
         parts = [f"{k}={v:g}" if k == "movetime" else f"{k}={v}"
@@ -150,7 +167,7 @@ class EngineSpec:
         return ",".join(parts) or "default"
 
 
-def _int(value, key, text, low, high):
+def _int(value: str, key: str, text: str, low: Optional[int], high: Optional[int]) -> int:
     try:
         number = int(value)
     except ValueError:
@@ -174,42 +191,50 @@ class PlayerStats:
     depth_sum: int = 0
 
     @property
-    def mean_depth(self):
+    def mean_depth(self) -> float:
         return self.depth_sum / self.searches if self.searches else 0.0
 
     @property
-    def nps(self):
+    def nps(self) -> float:
         return self.nodes / self.time if self.time > 0 else 0.0
+
+
+class Player(Protocol):
+    """What plays in a match: `choose(board)` returns a legal Move of `board`, its text, or a
+    SearchResult (whose effort is then counted in the match's PlayerStats)."""
+
+    def choose(self, board: Board) -> Union[Move, str, SearchResult]: ...
 
 
 class EnginePlayer:
     """The built-in engine with an EngineSpec's settings, one per player (own hash table)."""
 
-    def __init__(self, spec, variant):
+    def __init__(self, spec: EngineSpec, variant: Variant) -> None:
         from .engine import Engine
         self.spec = spec
         self.name = str(spec)
         self.engine = Engine(variant, spec.hash_mb or DEFAULT_HASH_MB, **dict(spec.weights))
 
-    def new_game(self, board):
+    def new_game(self, board: Board) -> None:
         # a fresh table per game: each game then depends only on its opening and the settings
         self.engine.new_game()
 
-    def choose(self, board):
+    def choose(self, board: Board) -> SearchResult:
         return self.engine.search(board, depth=self.spec.depth, nodes=self.spec.nodes,
                                   movetime=self.spec.movetime)
 
 
 class _FunctionPlayer:
-    def __init__(self, function, name):
+    def __init__(self, function: Callable[[Board], Any], name: str) -> None:
         self.function = function
         self.name = name
 
-    def choose(self, board):
+    def choose(self, board: Board) -> Any:
         return self.function(board)
 
 
-def _player(item, variant, depth, movetime, label):
+def _player(item: Any, variant: Variant, depth: Optional[int], movetime: Optional[float],
+            label: str) -> Any:
     if isinstance(item, (str, EngineSpec)):
         return EnginePlayer(EngineSpec.parse(item).with_defaults(depth, movetime), variant)
     if hasattr(item, "choose"):
@@ -226,8 +251,9 @@ def _player(item, variant, depth, movetime, label):
                           f"not {type(item).__name__}")
 
 
-def _name(player):
-    return getattr(player, "name", None) or type(player).__name__
+def _name(player: Any) -> str:
+    name: str = getattr(player, "name", None) or type(player).__name__
+    return name
 
 
 # --- openings ----------------------------------------------------------------------------------
@@ -239,7 +265,8 @@ class StartPosition:
     fen: str
 
 
-def choose_openings(variant, table=None, pairs=1, seed=None):
+def choose_openings(variant: Union[str, Variant], table: Optional[str] = None, pairs: int = 1,
+                    seed: Seed = None) -> List[StartPosition]:
     """`pairs` start positions for a match of `variant`.
 
     `table` is the id of one of the game's opening tables (shashki.opening_tables), "start"
@@ -271,12 +298,13 @@ def choose_openings(variant, table=None, pairs=1, seed=None):
     return [StartPosition(o.name, o.fen) for o in picked]
 
 
-def _random_openings(variant, pairs, seed):
+def _random_openings(variant: Variant, pairs: int, seed: Seed) -> List[StartPosition]:
     rng = random.Random(seed)
-    out, seen = [], set()
+    out: List[StartPosition] = []
+    seen: Set[str] = set()
     for _ in range(100 * pairs):
         board = Board(variant)
-        moves = []
+        moves: List[str] = []
         for _ in range(RANDOM_OPENING_PLIES):
             legal = list(board.legal_moves)
             if not legal:
@@ -307,30 +335,30 @@ class GameRecord:
     black: str
     result: str
     winner: Optional[int]
-    termination: object
+    termination: Optional[Termination]
     reason: str
     start_fen: str
-    moves: list = field(default_factory=list)
+    moves: List[Move] = field(default_factory=list)
     variant: str = "russian"
 
     @property
-    def plies(self):
+    def plies(self) -> int:
         return len(self.moves)
 
     @property
-    def points_a(self):
+    def points_a(self) -> float:
         if self.winner is None:
             return 0.5
         return 1.0 if (self.winner == WHITE) == self.a_white else 0.0
 
-    def board(self):
+    def board(self) -> Board:
         """The final position, with the game's moves on its stack."""
         board = Board(self.variant, fen=self.start_fen)
         for move in self.moves:
             board.push(move)
         return board
 
-    def pdn(self, event="shashki match"):
+    def pdn(self, event: str = "shashki match") -> Game:
         """The game as a shashki.pdn.Game."""
         from . import pdn
         termination = self.termination.value if self.termination is not None else "move_cap"
@@ -350,42 +378,42 @@ class MatchResult:
     variant: str
     a: str
     b: str
-    games: list = field(default_factory=list)
+    games: List[GameRecord] = field(default_factory=list)
     stats_a: PlayerStats = field(default_factory=PlayerStats)
     stats_b: PlayerStats = field(default_factory=PlayerStats)
 
     @property
-    def games_played(self):
+    def games_played(self) -> int:
         return len(self.games)
 
     @property
-    def wins(self):
+    def wins(self) -> int:
         return sum(1 for g in self.games if g.points_a == 1.0)
 
     @property
-    def draws(self):
+    def draws(self) -> int:
         return sum(1 for g in self.games if g.points_a == 0.5)
 
     @property
-    def losses(self):
+    def losses(self) -> int:
         return sum(1 for g in self.games if g.points_a == 0.0)
 
     @property
-    def points(self):
+    def points(self) -> float:
         """A's points: 1 a win, 1/2 a draw."""
         return sum(g.points_a for g in self.games)
 
     @property
-    def score(self):
+    def score(self) -> float:
         """A's points as a fraction of the games, 0.0 .. 1.0 (0.5 with no games)."""
         return self.points / len(self.games) if self.games else 0.5
 
     @property
-    def percentage(self):
+    def percentage(self) -> float:
         return 100.0 * self.score
 
     @property
-    def elo(self):
+    def elo(self) -> float:
         """The Elo difference A - B that the score implies (±inf for 100% / 0%)."""
         s = self.score
         if s <= 0.0:
@@ -395,21 +423,21 @@ class MatchResult:
         return -400.0 * math.log10(1.0 / s - 1.0)
 
     @property
-    def pairs(self):
+    def pairs(self) -> List[float]:
         """A's points in each micro-match (the two games of one opening), in order; an
         unfinished pair (a match stopped early) is left out."""
-        by_opening = {}
+        by_opening: Dict[int, List[float]] = {}
         for g in self.games:
             by_opening.setdefault((g.number - 1) // 2, []).append(g.points_a)
         return [sum(p) for p in by_opening.values() if len(p) == 2]
 
-    def pair_score(self):
+    def pair_score(self) -> Tuple[int, int, int]:
         """(micro-matches A won, drawn, lost)."""
         pairs = self.pairs
         return (sum(p > 1 for p in pairs), sum(p == 1 for p in pairs),
                 sum(p < 1 for p in pairs))
 
-    def summary(self):
+    def summary(self) -> str:
         """The final score as text."""
         won, drawn, lost = self.pair_score()
         elo = self.elo
@@ -428,15 +456,15 @@ class MatchResult:
                              f"{stats.nps / 1000:.0f} knodes/s")
         return "\n".join(lines)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.summary()
 
 
-def _points(value):
+def _points(value: float) -> str:
     return f"{value:g}" if value == int(value) else f"{value:.1f}"
 
 
-def adjudicate(board):
+def adjudicate(board: Board) -> Optional[Outcome]:
     """The Outcome that ends a match game at `board`, or None: `Board.outcome()`, plus the
     claimed draws (english) once they hold, not merely the chance to repeat."""
     outcome = board.outcome()
@@ -451,12 +479,13 @@ def adjudicate(board):
     return None
 
 
-def play_game(white, black, board, max_moves=DEFAULT_MAX_MOVES, stats=None):
+def play_game(white: Any, black: Any, board: Board, max_moves: int = DEFAULT_MAX_MOVES,
+              stats: Optional[Mapping[int, PlayerStats]] = None) -> Optional[Outcome]:
     """Play `white` against `black` (players with choose(board)) from `board` (changed in
     place) until adjudicate() ends the game or each side has made `max_moves` moves.
     Returns (outcome or None at the cap).  `stats` maps a colour to the PlayerStats to add to."""
     from .engine import SearchResult
-    players = {WHITE: white, BLACK: black}
+    players: Dict[int, Any] = {WHITE: white, BLACK: black}
     for player in players.values():
         if hasattr(player, "new_game"):
             player.new_game(board.copy())
@@ -483,8 +512,13 @@ def play_game(white, black, board, max_moves=DEFAULT_MAX_MOVES, stats=None):
         plies += 1
 
 
-def match(a, b, variant="russian", *, openings=None, games=10, depth=None, movetime=None,
-          max_moves=DEFAULT_MAX_MOVES, seed=None, on_game=None):
+def match(a: Union[str, EngineSpec, Player, Callable[[Board], Any]],
+          b: Union[str, EngineSpec, Player, Callable[[Board], Any]],
+          variant: Union[str, Variant] = "russian", *,
+          openings: Union[str, Iterable[Union[Opening, StartPosition, str]], None] = None,
+          games: int = 10, depth: Optional[int] = None, movetime: Optional[float] = None,
+          max_moves: int = DEFAULT_MAX_MOVES, seed: Seed = None,
+          on_game: Optional[Callable[[GameRecord, MatchResult], object]] = None) -> MatchResult:
     """Play A against B: `games` games (an even number), two per opening with colours
     swapped, A on White in the first of each pair.
 
@@ -518,6 +552,8 @@ def match(a, b, variant="russian", *, openings=None, games=10, depth=None, movet
                      BLACK: result.stats_b if a_white else result.stats_a}
             start_fen = board.fen()
             outcome = play_game(white, black, board, max_moves, stats)
+            winner: Optional[int]
+            termination: Optional[Termination]
             if outcome is None:
                 res, winner, termination = "1/2-1/2", None, None
                 reason = f"drawn at the cap of {max_moves} moves each"
@@ -534,10 +570,12 @@ def match(a, b, variant="russian", *, openings=None, games=10, depth=None, movet
     return result
 
 
-def _starts(variant, openings, pairs, seed):
+def _starts(variant: Variant,
+            openings: Union[str, Iterable[Union[Opening, StartPosition, str]], None],
+            pairs: int, seed: Seed) -> List[StartPosition]:
     if openings is None or isinstance(openings, str):
         return choose_openings(variant, openings, pairs, seed)
-    starts = []
+    starts: List[StartPosition] = []
     for item in openings:
         if isinstance(item, StartPosition):
             starts.append(item)
@@ -553,16 +591,17 @@ def _starts(variant, openings, pairs, seed):
     return [starts[i % len(starts)] for i in range(pairs)]
 
 
-def describe_outcome(outcome, variant):
+def describe_outcome(outcome: Outcome, variant: Union[str, Variant]) -> str:
     """The rule that ended a game, in words: "black has no legal move", "draw: ...")."""
     from .outcome import Termination
     from .variants import COLOR_NAMES
     variant = get_variant(variant)
-    if outcome.termination is Termination.NO_MOVES:
+    winner = outcome.winner
+    if outcome.termination is Termination.NO_MOVES and winner is not None:  # (always a winner)
         if variant.reversed_goal:
-            return (f"{COLOR_NAMES[outcome.winner]} has no legal move, and in "
+            return (f"{COLOR_NAMES[winner]} has no legal move, and in "
                     f"{variant.name} that wins")
-        return f"{COLOR_NAMES[1 - outcome.winner]} has no legal move"
+        return f"{COLOR_NAMES[1 - winner]} has no legal move"
     text = f"draw: {outcome.termination.text}"
     if outcome.article:
         text += f" (FMJD-64 art. {outcome.article})"
@@ -571,7 +610,8 @@ def describe_outcome(outcome, variant):
 
 # --- the command -------------------------------------------------------------------------------
 
-def add_parser(sub):
+def add_parser(
+        sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     """Add `shashki match` to the subcommands of the shashki parser."""
     from .cli import _variant_names
     p = sub.add_parser(
@@ -604,7 +644,7 @@ def add_parser(sub):
     return p
 
 
-def _even_games(text):
+def _even_games(text: str) -> int:
     import argparse
     try:
         value = int(text)
@@ -618,7 +658,7 @@ def _even_games(text):
     return value
 
 
-def _seconds(text):
+def _seconds(text: str) -> float:
     import argparse
     try:
         value = float(text)
@@ -629,7 +669,7 @@ def _seconds(text):
     return value
 
 
-def _plies(text):
+def _plies(text: str) -> int:
     import argparse
     try:
         value = int(text)
@@ -640,7 +680,7 @@ def _plies(text):
     return value
 
 
-def cmd_match(args, out):
+def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     spec_a = EngineSpec.parse(args.a).with_defaults(args.depth, args.movetime)
     spec_b = EngineSpec.parse(args.b).with_defaults(args.depth, args.movetime)
     starts = choose_openings(args.variant, args.openings, args.games // 2, args.seed)
@@ -649,7 +689,7 @@ def cmd_match(args, out):
           f"{table}, colours swapped per opening, cap {args.max_moves} moves", file=out)
     out.flush()
 
-    def report(record, result):
+    def report(record: GameRecord, result: MatchResult) -> None:
         a_side = "A white" if record.a_white else "A black"
         print(f"game {record.number:>3}  {_clip(record.opening.name, 24):<24} {a_side}  "
               f"{record.result:<7} {record.plies:>3} plies  {_clip(record.reason, 40):<40}  "
@@ -668,5 +708,5 @@ def cmd_match(args, out):
     return 0
 
 
-def _clip(text, width):
+def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[:width - 3] + "..."

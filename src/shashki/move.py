@@ -1,5 +1,9 @@
 """Move: a value, identified by origin, destination and the set of captured squares."""
 
+from __future__ import annotations
+
+from typing import Iterable, Optional, Tuple
+
 from .squares import squares_mask
 
 
@@ -15,8 +19,18 @@ class Move:
     __slots__ = ("origin", "destination", "captured", "path", "routes", "promotion", "_text",
                  "_key")
 
-    def __init__(self, origin, destination, captured=(), path=None, routes=1, promotion=False,
-                 text=None):
+    origin: int
+    destination: int
+    captured: Tuple[int, ...]
+    path: Tuple[int, ...]
+    routes: int
+    promotion: bool
+    _text: Optional[str]
+    _key: Tuple[int, int, int]
+
+    def __init__(self, origin: int, destination: int, captured: Iterable[int] = (),
+                 path: Optional[Iterable[int]] = None, routes: int = 1, promotion: bool = False,
+                 text: Optional[str] = None) -> None:
         self.origin = origin
         self.destination = destination
         #: captured squares, in the order of the route in `path`
@@ -31,31 +45,31 @@ class Move:
         self._key = (origin, destination, squares_mask(self.captured))
 
     @property
-    def is_capture(self):
+    def is_capture(self) -> bool:
         return bool(self.captured)
 
     @property
-    def captured_mask(self):
+    def captured_mask(self) -> int:
         return self._key[2]
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Move):
             return NotImplemented
         return self._key == other._key
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self._key)
 
-    def __lt__(self, other):
+    def __lt__(self, other: object) -> bool:
         if not isinstance(other, Move):
             return NotImplemented
         return self._key < other._key
 
-    def __str__(self):
+    def __str__(self) -> str:
         if self._text is not None:
             return self._text
         sep = "x" if self.captured else "-"
         return f"{self.origin}{sep}{self.destination}"
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Move({str(self)!r})"

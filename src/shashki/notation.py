@@ -22,10 +22,19 @@ AmbiguousMoveError (an IllegalMoveError) with ``candidates`` for text that fits 
 moves.
 """
 
+from __future__ import annotations
+
 import re
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
 from . import squares as _sq
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+
+if TYPE_CHECKING:
+    from ._core.movegen import _RawMove
+    from .board import Board
+    from .move import Move
+    from .variants import Variant
 
 #: characters that may trail a move without being part of it (PDN move strength marks, and
 #: the check/end marks some programs copy from chess notation)
@@ -42,13 +51,13 @@ _QUOTE_LIMIT = 60
 
 # --- writing ---------------------------------------------------------------------------------
 
-def move_texts(raw_moves, variant):
+def move_texts(raw_moves: Sequence[_RawMove], variant: Variant) -> List[str]:
     """The text of each move of `raw_moves`, the legal moves of one position as
     ``shashki._core.movegen.legal_moves`` returns them (origin, destination, captured_mask,
     routes, promote, path, taken)."""
     name = variant.square_name
     sep = variant.capture_sep
-    ends = {}
+    ends: Dict[Tuple[int, int], int] = {}
     for origin, dest, *_ in raw_moves:
         ends[origin, dest] = ends.get((origin, dest), 0) + 1
     texts = []
@@ -65,7 +74,7 @@ def move_texts(raw_moves, variant):
 
 # --- reading ---------------------------------------------------------------------------------
 
-def parse_move(board, text):
+def parse_move(board: Board, text: str) -> Move:
     """The legal move of `board` that `text` names (see the module docstring)."""
     if not isinstance(text, str):
         raise InvalidMoveError(f"move text must be a string, not {type(text).__name__}")
@@ -81,7 +90,8 @@ def parse_move(board, text):
     return _match(board, text, squares)
 
 
-def parse_squares(body, variant, text=None):
+def parse_squares(body: str, variant: Variant,
+                  text: Optional[str] = None) -> List[int]:
     """The squares (0..31) of move text `body` (already stripped and lowercased): origin,
     landing squares, destination.  Raises InvalidMoveError naming what is wrong."""
     text = body if text is None else text
@@ -93,7 +103,7 @@ def parse_squares(body, variant, text=None):
     return [parse_square(p.strip(), variant, text) for p in parts]
 
 
-def parse_square(token, variant, text=None):
+def parse_square(token: str, variant: Variant, text: Optional[str] = None) -> int:
     """The square (0..31) a token names in `variant`'s notation: ``c3`` in the algebraic
     games, ``22`` in the numeric ones."""
     text = token if text is None else text
@@ -125,7 +135,8 @@ def parse_square(token, variant, text=None):
     return square
 
 
-def _parse_russian_short(board, text, file, dest_name):
+def _parse_russian_short(board: Board, text: str, file: str,
+                         dest_name: str) -> Move:
     variant = board.variant
     if variant.numeric:
         raise InvalidMoveError(f"{variant.name} moves name squares 1-32; {_quote(text)} is the "
@@ -147,7 +158,7 @@ def _parse_russian_short(board, text, file, dest_name):
     return fits[0]
 
 
-def _match(board, text, squares):
+def _match(board: Board, text: str, squares: List[int]) -> Move:
     origin, dest = squares[0], squares[-1]
     ends = [m for m in board._legal() if m.origin == origin and m.destination == dest]
     if not ends:
@@ -170,13 +181,13 @@ def _match(board, text, squares):
     return ends[0]
 
 
-def _ambiguous(text, fits):
+def _ambiguous(text: str, fits: List[Move]) -> AmbiguousMoveError:
     return AmbiguousMoveError(
         f"{_quote(text)} fits {len(fits)} legal moves: {', '.join(map(str, fits))}; "
         f"write the whole route", fits)
 
 
-def route_matches(board, move, squares):
+def route_matches(board: Board, move: Move, squares: Sequence[int]) -> bool:
     """Whether `squares` (origin, landing squares..., destination) is a route of `move`: each
     leg jumps exactly one piece that no earlier leg jumped, lands on an empty square, and
     together the legs jump exactly the pieces `move` captures."""
@@ -209,7 +220,7 @@ def route_matches(board, move, squares):
     return taken == move.captured_mask
 
 
-def _between(a, b):
+def _between(a: int, b: int) -> Optional[List[int]]:
     """The squares strictly between a and b on a diagonal, or None if they share none."""
     fa, ra = _sq.square_file(a), _sq.square_rank(a)
     fb, rb = _sq.square_file(b), _sq.square_rank(b)
@@ -217,18 +228,20 @@ def _between(a, b):
         return None
     df = 1 if fb > fa else -1
     dr = 1 if rb > ra else -1
-    return [_sq.square_at(fa + i * df, ra + i * dr) for i in range(1, abs(fa - fb))]
+    squares = [_sq.square_at(fa + i * df, ra + i * dr) for i in range(1, abs(fa - fb))]
+    # (never None: the squares between two squares of a diagonal are on the board)
+    return [s for s in squares if s is not None]
 
 
-def _example(variant):
+def _example(variant: Variant) -> str:
     return "22-18 or 22x13" if variant.numeric else "c3-d4 or c3:e5"
 
 
-def _short(token):
+def _short(token: str) -> str:
     return token if len(token) <= 12 else token[:12] + "..."
 
 
-def _quote(text):
+def _quote(text: str) -> str:
     """`text` for an error message: repr, cut short when long (fuzzed input can be huge)."""
     if len(text) > _QUOTE_LIMIT:
         return repr(text[:_QUOTE_LIMIT]) + "..."

@@ -44,13 +44,22 @@ Readings of FMJD-64 7.2 where RULES.md leaves a choice
   stronger side's 5th move, the game is drawn.
 """
 
+from __future__ import annotations
+
 import enum
 from dataclasses import dataclass, field
-from typing import NamedTuple, Optional
+from typing import (TYPE_CHECKING, Dict, FrozenSet, Iterator, List, NamedTuple, Optional,
+                    Sequence, Tuple)
 
 from . import squares as _sq
 from ._core import movegen as _movegen
 from .variants import BLACK, WHITE
+
+if TYPE_CHECKING:
+    from .board import Board
+    from .move import Move
+
+_popcount = _sq.popcount
 
 #: the main road (большая дорога): the long diagonal a1-h8
 MAIN_ROAD = _sq.squares_mask(_sq.ALGEBRAIC_INDEX[n]
@@ -61,7 +70,10 @@ class Termination(enum.Enum):
     """Why a game ended.  Members for an article of the FMJD-64 rules carry it in `.article`
     (e.g. ``Termination.KINGS_VS_LONE_KING.article == "7.2.4"``); `.text` states the rule."""
 
-    def __new__(cls, value, article, text):
+    article: Optional[str]
+    text: str
+
+    def __new__(cls, value: str, article: Optional[str], text: str) -> Termination:
         member = object.__new__(cls)
         member._value_ = value
         member.article = article
@@ -93,10 +105,10 @@ class Termination(enum.Enum):
                                "no win by the stronger side's 5th move")
 
     @property
-    def is_draw(self):
+    def is_draw(self) -> bool:
         return self is not Termination.NO_MOVES
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Termination.{self.name}"
 
 
@@ -114,7 +126,7 @@ class Outcome:
     termination: Termination
     article: Optional[str] = field(default=None, compare=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not isinstance(self.termination, Termination):
             raise TypeError(f"termination must be a Termination, not {self.termination!r}")
         if self.winner not in (WHITE, BLACK, None) or isinstance(self.winner, bool):
@@ -127,7 +139,7 @@ class Outcome:
         if self.article is None and self.termination.article is not None:
             object.__setattr__(self, "article", self.termination.article)
 
-    def result(self):
+    def result(self) -> str:
         """"1-0" (White won), "0-1" (Black won) or "1/2-1/2"."""
         if self.winner is None:
             return "1/2-1/2"
@@ -162,16 +174,16 @@ FEW_PIECES_MOVES = 5                # 7.2.8
 
 # The FMJD-64 articles of the two rules every algebraic game shares, named when the FMJD-64
 # set is in force.
-_FMJD_ARTICLES = {Termination.THREEFOLD_REPETITION: "7.2.3",
+_FMJD_ARTICLES: Dict[Termination, Optional[str]] = {Termination.THREEFOLD_REPETITION: "7.2.3",
                   Termination.KINGS_ONLY_MOVES: "7.2.5"}
 
 # Draws that a player must claim, by game (see the module docstring for the sources).
-_CLAIMED_DRAWS = {
+_CLAIMED_DRAWS: Dict[str, FrozenSet[Termination]] = {
     "english": frozenset({Termination.THREEFOLD_REPETITION, Termination.NO_PROGRESS}),
 }
 
 
-def _lone_king_opponents(white, black, kings):
+def _lone_king_opponents(white: int, black: int, kings: int) -> List[int]:
     """The colours whose opponent is down to a lone king (both, in king against king)."""
     out = []
     for color, strong, weak in ((WHITE, white, black), (BLACK, black, white)):
@@ -180,15 +192,15 @@ def _lone_king_opponents(white, black, kings):
     return out
 
 
-def _configurations(white, black, kings):
+def _configurations(white: int, black: int, kings: int) -> Tuple[bool, bool]:
     """(7.2.7 holds, 7.2.8 holds) for a position."""
-    if (white | black).bit_count() > 4:
+    if _popcount(white | black) > 4:
         return False, False
     road = few = False
     for strong, weak in ((white, black), (black, white)):
         if not (weak and weak & (weak - 1) == 0 and weak & kings and strong & kings):
             continue
-        count = strong.bit_count()
+        count = _popcount(strong)
         if count == 3 and weak & MAIN_ROAD:
             road = True
         elif count <= 2:
@@ -196,13 +208,14 @@ def _configurations(white, black, kings):
     return road, few
 
 
-def start_counters(white, black, kings, fmjd):
+def start_counters(white: int, black: int, kings: int, fmjd: bool) -> DrawCounters:
     """The counters of a set-up position: every count starts there."""
     road, few = _configurations(white, black, kings) if fmjd else (False, False)
     return DrawCounters(0, 0, 0 if road else -1, 0 if few else -1)
 
 
-def counters_after(counters, move, man_moved, white, black, kings, fmjd):
+def counters_after(counters: DrawCounters, move: Move, man_moved: bool, white: int, black: int,
+                   kings: int, fmjd: bool) -> DrawCounters:
     """The counters after `move` (a man's move when `man_moved`) led to the masks given.
     Board.push calls this on every move, so it stays small: bit counts, no move generation."""
     halfmove, balance, road_plies, few_plies = counters
@@ -211,7 +224,7 @@ def counters_after(counters, move, man_moved, white, black, kings, fmjd):
     else:
         halfmove = 0 if man_moved else halfmove + 1
         balance = 0 if move.promotion else balance + 1
-    if fmjd and (white | black).bit_count() <= 4:
+    if fmjd and _popcount(white | black) <= 4:
         road, few = _configurations(white, black, kings)
         # 7.2.7 and 7.2.8 count from when their configuration arose and go on through changes
         # inside it (a man of the stronger side crowned, a piece of it taken by the lone
@@ -223,12 +236,13 @@ def counters_after(counters, move, man_moved, white, black, kings, fmjd):
     return _new_counters(DrawCounters, (halfmove, balance, road_plies, few_plies))
 
 
-def _moves_of(color, plies, turn):
+def _moves_of(color: int, plies: int, turn: int) -> int:
     """How many of the last `plies` plies `color` made, `turn` being to move now."""
     return (plies + 1) // 2 if color != turn else plies // 2
 
 
-def repetitions(masks, stack, halfmove_clock, limit=None):
+def repetitions(masks: Tuple[int, int, int, int], stack: Sequence[Tuple[object, ...]],
+                halfmove_clock: int, limit: Optional[int] = None) -> int:
     """How many times the position `masks` occurs in the game so far, this time included.
 
     Only the last `halfmove_clock` plies can hold it again: a man move or a capture can never be
@@ -245,12 +259,12 @@ def repetitions(masks, stack, halfmove_clock, limit=None):
     return count
 
 
-def _repetition_about_to_appear(board):
+def _repetition_about_to_appear(board: Board) -> bool:
     """Whether a legal move would make a position occur for the third time (WCDF's claim:
     "with their next move they would create the same position for the third time")."""
     counters = board._counters
     masks = board._masks()
-    stack = board._stack + [(masks,)]
+    stack: List[Tuple[object, ...]] = [*board._stack, (masks,)]
     for move in board._legal():
         if move.is_capture or not board._kings >> move.origin & 1:
             continue    # irreversible: the position after it is new
@@ -260,7 +274,7 @@ def _repetition_about_to_appear(board):
     return False
 
 
-def _draws(board):
+def _draws(board: Board) -> Iterator[Tuple[Termination, Optional[str]]]:
     """The draw rules of the board's game that hold now, in the order of their articles, as
     (termination, article) pairs."""
     variant = board.variant
@@ -277,7 +291,7 @@ def _draws(board):
         # men as well; its moves count from when the balance of forces arose.
         for strong in _lone_king_opponents(white, black, kings):
             own = white if strong == WHITE else black
-            if ((own & kings).bit_count() >= 3
+            if (_popcount(own & kings) >= 3
                     and _moves_of(strong, counters.balance_plies, turn)
                     >= LONE_KING_CAPTURE_MOVES):
                 yield Termination.KINGS_VS_LONE_KING, "7.2.4"
@@ -287,7 +301,7 @@ def _draws(board):
         yield Termination.KINGS_ONLY_MOVES, articles.get(Termination.KINGS_ONLY_MOVES)
 
     if fmjd and white & kings and black & kings:
-        pieces = (white | black).bit_count()
+        pieces = _popcount(white | black)
         for low, high, moves in BALANCE_MOVES:
             if low <= pieces <= high and counters.balance_plies >= 2 * moves:
                 yield Termination.BALANCE_UNCHANGED, "7.2.6"
@@ -309,7 +323,7 @@ def _draws(board):
         yield Termination.NO_PROGRESS, None
 
 
-def outcome(board, claim_draw=False):
+def outcome(board: Board, claim_draw: bool = False) -> Optional[Outcome]:
     """Board.outcome: None, or the Outcome of the game at this position."""
     if not board._legal():
         loser = board.turn
@@ -325,7 +339,7 @@ def outcome(board, claim_draw=False):
     return None
 
 
-def can_claim_draw(board):
+def can_claim_draw(board: Board) -> bool:
     """Board.can_claim_draw: whether the side to move may claim a draw now (only the games
     whose rule book makes a draw a claim have claims; automatic draws are in outcome())."""
     claimed = _CLAIMED_DRAWS.get(board.variant.name)

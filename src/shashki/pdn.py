@@ -28,33 +28,45 @@ With ``strict=False`` (python-chess's behaviour) nothing is raised: the errors a
 ``game.errors``, the moves after a bad one are dropped, and reading goes on.
 """
 
+from __future__ import annotations
+
 import io
 import os
 import re
 import weakref
+from typing import (IO, TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Mapping,
+                    Optional, Set, Tuple, Union)
 
 from . import squares as _sq
 from .board import Board
 from .errors import InvalidPdnError, ShashkiError
-from .variants import BRAZILIAN, COLOR_NAMES, ENGLISH, GIVEAWAY, ITALIAN, RUSSIAN, get_variant
+from .move import Move
+from .variants import (BRAZILIAN, COLOR_NAMES, ENGLISH, GIVEAWAY, ITALIAN, RUSSIAN, Variant,
+                       get_variant)
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
+#: what read_game reads: an open text or binary handle, or any iterable of lines
+PdnHandle = Union[IO[str], IO[bytes], Iterable[str], Iterable[bytes]]
 
 __all__ = ["Game", "read_game", "read_games", "write_game", "write_games", "RESULTS"]
 
 #: the result strings PDN files use: international scoring (1-0, 1/2-1/2), the 2-point scoring
 #: of russian and brazilian sites (2-0, 1-1), a double loss (0-0), and "*" for unknown
 RESULTS = ("1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*")
-_RESULT_ALIASES = {"½-½": "1/2-1/2"}
+_RESULT_ALIASES: Dict[str, str] = {"½-½": "1/2-1/2"}
 
 #: the PDN GameType numbers of shashki's games; giveaway shares 25 with russian
-_GAMETYPES = {21: ENGLISH, 22: ITALIAN, 25: RUSSIAN, 26: BRAZILIAN}
+_GAMETYPES: Dict[int, Variant] = {21: ENGLISH, 22: ITALIAN, 25: RUSSIAN, 26: BRAZILIAN}
 #: how a Variant tag names a game when it is not one of shashki's names or aliases
-_VARIANT_TAGS = {"american/english": ENGLISH, "english/american": ENGLISH}
+_VARIANT_TAGS: Dict[str, Variant] = {"american/english": ENGLISH, "english/american": ENGLISH}
 #: the Variant tag written for a game that GameType alone does not identify
-_VARIANT_TAG_NAMES = {GIVEAWAY: "Giveaway"}
+_VARIANT_TAG_NAMES: Dict[Variant, str] = {GIVEAWAY: "Giveaway"}
 #: python-chess's seven-tag roster, the headers of a new Game
 _ROSTER = (("Event", "?"), ("Site", "?"), ("Date", "????.??.??"), ("Round", "?"),
            ("White", "?"), ("Black", "?"), ("Result", "*"))
-_GLYPHS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+_GLYPHS: Dict[str, int] = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 LINE_WIDTH = 80
 
 # A tag line.  The value runs from the first quote to the last, so an unescaped quote inside
@@ -91,7 +103,18 @@ class Game:
     InvalidPdnErrors met while reading with ``strict=False``.
     """
 
-    def __init__(self, variant="russian", fen=None, headers=None):
+    variant: Variant
+    headers: Dict[str, str]
+    comment: str
+    comments: List[str]
+    nags: List[Set[int]]
+    errors: List[InvalidPdnError]
+    _start: Board
+    _board: Board
+    _moves: List[Move]
+
+    def __init__(self, variant: Union[str, Variant] = "russian", fen: Optional[str] = None,
+                 headers: Optional[Mapping[str, str]] = None) -> None:
         board = Board(variant, fen)
         self._setup(board, dict(_ROSTER))
         self.headers["GameType"] = self.variant.pdn_gametype
@@ -100,7 +123,7 @@ class Game:
         if headers:
             self.headers.update(headers)
 
-    def _setup(self, board, headers):
+    def _setup(self, board: Board, headers: Dict[str, str]) -> None:
         self.variant = board.variant
         self._start = board
         self._board = board.copy()
@@ -112,13 +135,13 @@ class Game:
         self.errors = []
 
     @classmethod
-    def _blank(cls, board, headers):
+    def _blank(cls, board: Board, headers: Dict[str, str]) -> Game:
         game = object.__new__(cls)
         game._setup(board, headers)
         return game
 
     @classmethod
-    def from_board(cls, board, headers=None):
+    def from_board(cls, board: Board, headers: Optional[Mapping[str, str]] = None) -> Game:
         """The game that led to `board`: its starting position and its move stack."""
         start = board.copy()
         while start.move_stack:
@@ -130,7 +153,8 @@ class Game:
 
     # --- moves ------------------------------------------------------------------------------
 
-    def add_move(self, move, comment="", nags=()):
+    def add_move(self, move: Union[Move, str], comment: str = "",
+                 nags: Iterable[int] = ()) -> Move:
         """Play a Move (or move text) at the end of the mainline; returns the Move.  An illegal
         move raises (IllegalMoveError ...) and leaves the game unchanged."""
         move = self._board.push(move)
@@ -140,17 +164,17 @@ class Game:
         return move
 
     @property
-    def moves(self):
+    def moves(self) -> Tuple[Move, ...]:
         """The mainline, a tuple of Moves."""
         return tuple(self._moves)
 
-    def mainline_moves(self):
+    def mainline_moves(self) -> List[Move]:
         return list(self._moves)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._moves)
 
-    def board(self, ply=None):
+    def board(self, ply: Optional[int] = None) -> Board:
         """A new Board after the first `ply` moves (all of them by default), its move stack
         holding them."""
         if ply is None:
@@ -163,21 +187,21 @@ class Game:
         return board
 
     @property
-    def starting_fen(self):
+    def starting_fen(self) -> str:
         return self._start.fen()
 
-    def is_standard_start(self):
+    def is_standard_start(self) -> bool:
         return self._start == Board(self.variant)
 
     # --- result -----------------------------------------------------------------------------
 
     @property
-    def result(self):
+    def result(self) -> str:
         """The result string as recorded (the Result tag), "*" when unknown."""
         return self.headers.get("Result", "*")
 
     @result.setter
-    def result(self, value):
+    def result(self, value: str) -> None:
         value = _RESULT_ALIASES.get(value, value)
         if value not in RESULTS:
             raise InvalidPdnError(f"unknown result {value!r}; expected one of {', '.join(RESULTS)}")
@@ -185,15 +209,15 @@ class Game:
 
     # --- writing ----------------------------------------------------------------------------
 
-    def __str__(self):
+    def __str__(self) -> str:
         return _format_game(self)
 
-    def write(self, handle):
+    def write(self, handle: SupportsWrite[str]) -> None:
         """Write the game as PDN to a text handle, followed by a blank line."""
         handle.write(_format_game(self))
         handle.write("\n\n")
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         names = " vs ".join(repr(self.headers.get(tag, "?")) for tag in ("White", "Black"))
         return (f"<Game {self.variant.name} {names} {len(self._moves)} plies "
                 f"{self.result}>")
@@ -207,14 +231,20 @@ class _Source:
 
     __slots__ = ("readline", "pushback", "line_number", "games", "position", "__weakref__")
 
-    def __init__(self, handle):
+    readline: Callable[[], Any]
+    pushback: List[Tuple[str, int]]
+    line_number: int
+    games: int
+    position: Optional[int]
+
+    def __init__(self, handle: Any) -> None:
         self.readline = _line_reader(handle)
         self.pushback = []
         self.line_number = 0
         self.games = 0
         self.position = None
 
-    def next_line(self):
+    def next_line(self) -> Optional[Tuple[str, int]]:
         """(text, line number), or None at the end of the input."""
         if self.pushback:
             return self.pushback.pop()
@@ -230,13 +260,14 @@ class _Source:
             raw = raw.lstrip("\ufeff")
         return raw, self.line_number
 
-    def unread(self, text, number):
+    def unread(self, text: str, number: int) -> None:
         self.pushback.append((text, number))
 
 
-def _line_reader(handle):
+def _line_reader(handle: Any) -> Callable[[], Any]:
     if hasattr(handle, "readline"):
-        return handle.readline
+        readline: Callable[[], Any] = handle.readline
+        return readline
     if isinstance(handle, (str, bytes, os.PathLike)):
         raise TypeError("read_game takes an open handle (io.StringIO(text) for a string); "
                         "read_games also takes a path")
@@ -246,17 +277,18 @@ def _line_reader(handle):
 
 # per-handle reading state, so that consecutive read_game(handle) calls number games and lines
 # and keep the line pushed back at the end of a game
-_SOURCES = weakref.WeakKeyDictionary()
+_SOURCES: weakref.WeakKeyDictionary[Any, _Source] = weakref.WeakKeyDictionary()
 
 
-def _tell(handle):
+def _tell(handle: Any) -> Optional[int]:
     try:
-        return handle.tell()
+        position: Optional[int] = handle.tell()
+        return position
     except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
         return None
 
 
-def _source_for(handle):
+def _source_for(handle: Any) -> _Source:
     try:
         source = _SOURCES.get(handle)
     except TypeError:  # not weak-referenceable: the state lasts one call
@@ -268,7 +300,8 @@ def _source_for(handle):
     return source
 
 
-def read_game(handle, *, variant=None, strict=True):
+def read_game(handle: PdnHandle, *, variant: Union[str, Variant, None] = None,
+              strict: bool = True) -> Optional[Game]:
     """The next game of a PDN text handle, or None at its end.
 
     `variant` forces the game (a name or Variant) whatever the tags say.  With `strict`
@@ -281,10 +314,12 @@ def read_game(handle, *, variant=None, strict=True):
         game = _read(source, forced)
     finally:
         source.position = _tell(handle)
-    return _finish(game, strict)
+    return None if game is None else _finish(game, strict)
 
 
-def read_games(source, *, variant=None, strict=True):
+def read_games(source: Union[PdnHandle, str, bytes, os.PathLike[str]], *,
+               variant: Union[str, Variant, None] = None,
+               strict: bool = True) -> Iterator[Game]:
     """An iterator over the games of a PDN handle or file path, reading one game at a time
     (a path is opened as UTF-8 when iteration starts and closed when it ends)."""
     forced = None if variant is None else get_variant(variant)
@@ -293,12 +328,13 @@ def read_games(source, *, variant=None, strict=True):
     return _iterate(_Source(source), forced, strict)
 
 
-def _iterate_path(path, forced, strict):
+def _iterate_path(path: Union[str, bytes, os.PathLike[str]], forced: Optional[Variant],
+                  strict: bool) -> Iterator[Game]:
     with open(path, encoding="utf-8", errors="replace") as handle:
         yield from _iterate(_Source(handle), forced, strict)
 
 
-def _iterate(source, forced, strict):
+def _iterate(source: _Source, forced: Optional[Variant], strict: bool) -> Iterator[Game]:
     while True:
         game = _read(source, forced)
         if game is None:
@@ -306,13 +342,13 @@ def _iterate(source, forced, strict):
         yield _finish(game, strict)
 
 
-def _finish(game, strict):
-    if game is not None and strict and game.errors:
+def _finish(game: Game, strict: bool) -> Game:
+    if strict and game.errors:
         raise game.errors[0]
     return game
 
 
-def _read(source, forced):
+def _read(source: _Source, forced: Optional[Variant]) -> Optional[Game]:
     headers, tag_errors, first_line = _read_headers(source)
     if headers is None:
         return None
@@ -324,15 +360,17 @@ def _read(source, forced):
     return reader.game
 
 
-def _read_headers(source):
+def _read_headers(
+        source: _Source,
+) -> Tuple[Optional[Dict[str, str]], List[Tuple[int, str]], Optional[int]]:
     """The tags of the next game (dict), a list of (line, message) problems and the game's
     first line; headers is None at the end of the input.  Stops at the first line that is not
     a tag, pushing it back."""
-    headers = {}
-    errors = []
+    headers: Dict[str, str] = {}
+    errors: List[Tuple[int, str]] = []
     blank_after_tags = False
     started = False
-    first = None
+    first: Optional[int] = None
     while True:
         item = source.next_line()
         if item is None:
@@ -363,18 +401,18 @@ def _read_headers(source):
         blank_after_tags = False
 
 
-def _unescape(value):
+def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
 
 
-def _error(game_number, line, message):
+def _error(game_number: int, line: Optional[int], message: str) -> InvalidPdnError:
     error = InvalidPdnError(f"game {game_number}, line {line}: {message}")
     error.game_number = game_number
     error.line_number = line
     return error
 
 
-def _variant_from_tag(value):
+def _variant_from_tag(value: str) -> Optional[Variant]:
     """The Variant a `[Variant "..."]` tag names, or None."""
     key = " ".join(value.lower().split())
     if key in _VARIANT_TAGS:
@@ -387,7 +425,7 @@ def _variant_from_tag(value):
     return None
 
 
-def _variant_from_gametype(value):
+def _variant_from_gametype(value: str) -> Variant:
     """The Variant of a GameType tag ("25" or "25,W,8,8,A0,0"); raises InvalidPdnError."""
     fields = [f.strip() for f in value.split(",")]
     if not fields[0].isdigit():
@@ -404,7 +442,7 @@ def _variant_from_gametype(value):
     return variant
 
 
-def _game_variant(headers, forced):
+def _game_variant(headers: Mapping[str, str], forced: Optional[Variant]) -> Variant:
     """The Variant of a game from its tags (or `forced`); raises InvalidPdnError."""
     if forced is not None:
         return forced
@@ -424,7 +462,7 @@ def _game_variant(headers, forced):
     return RUSSIAN
 
 
-def _first_mover_square(name):
+def _first_mover_square(name: str) -> str:
     """The english number of an algebraic square named from the first mover's side of the
     board (PlayStrategy): turned half a turn, (file, rank) is (7 - file, 7 - rank) from White."""
     file, rank = ord(name[0].lower()) - 97, int(name[1]) - 1
@@ -439,7 +477,14 @@ class _Pending:
 
     __slots__ = ("segments", "raw", "line", "capture", "comments", "nags")
 
-    def __init__(self, text, line):
+    segments: List[str]
+    raw: List[str]
+    line: Optional[int]
+    capture: bool
+    comments: List[str]
+    nags: Set[int]
+
+    def __init__(self, text: str, line: Optional[int]) -> None:
         self.segments = _SPLIT.split(text)
         self.raw = [text]
         self.line = line
@@ -447,12 +492,12 @@ class _Pending:
         self.comments = []
         self.nags = set()
 
-    def continues_with(self, text):
+    def continues_with(self, text: str) -> bool:
         # a capture that starts where this capture ended is the rest of the same move
         return (self.capture and bool(re.search("[xX:\u00d7]", text))
                 and _SPLIT.split(text)[0].lower() == self.segments[-1].lower())
 
-    def extend(self, text):
+    def extend(self, text: str) -> None:
         self.segments += _SPLIT.split(text)[1:]
         self.raw.append(text)
 
@@ -460,17 +505,22 @@ class _Pending:
 class _MovetextReader:
     """Reads one game's movetext from a _Source, replaying the moves on a Board."""
 
-    def __init__(self, source, number, headers, forced, line):
+    game: Game
+    pending: Optional[_Pending]
+    movetext_result: Optional[str]
+    line: Optional[int]
+
+    def __init__(self, source: _Source, number: int, headers: Dict[str, str],
+                 forced: Optional[Variant], line: Optional[int]) -> None:
         self.source = source
         self.number = number
-        self.errors = []
+        self.errors: List[InvalidPdnError] = []
         self.dead = False          # after an error, moves are no longer read
         self.depth = 0             # variation nesting
         self.content = False       # movetext seen (a blank line then ends the game)
         self.pending = None
         self.movetext_result = None
         self.line = line
-        self.game = None
         try:
             variant = _game_variant(headers, forced)
         except InvalidPdnError as exc:
@@ -486,7 +536,7 @@ class _MovetextReader:
         self.offset = 0 if board.turn == variant.first_to_move else 1
 
     @staticmethod
-    def _fen(text, variant):
+    def _fen(text: str, variant: Variant) -> str:
         """A FEN tag's text, with algebraic squares of an english game (PlayStrategy's dialect)
         renamed to english numbers."""
         if variant is not ENGLISH:
@@ -502,15 +552,16 @@ class _MovetextReader:
             fields[i] = field[:1] + ",".join(items)
         return ":".join(fields)
 
-    def fail(self, message):
-        if self.game is not None:
-            self._flush()  # the move read before the problem stands
+    def fail(self, message: str) -> None:
+        # the move read before the problem stands (while __init__ runs, none is pending and
+        # _flush returns before it would need self.game)
+        self._flush()
         self.errors.append(_error(self.number, self.line, message))
         self.dead = True
 
     # --- the line loop ----------------------------------------------------------------------
 
-    def run(self):
+    def run(self) -> None:
         try:
             self._lines()
             self._flush()
@@ -521,7 +572,7 @@ class _MovetextReader:
         if self.movetext_result is not None and "Result" not in self.game.headers:
             self.game.headers["Result"] = self.movetext_result
 
-    def _lines(self):
+    def _lines(self) -> None:
         while True:
             item = self.source.next_line()
             if item is None:
@@ -543,12 +594,14 @@ class _MovetextReader:
             if self._tokens(text):
                 return
 
-    def _tokens(self, text):
+    def _tokens(self, text: str) -> bool:
         """Read the tokens of one line; True when the game ends on this line."""
         pos = 0
         end = len(text)
         while pos < end:
             match = _TOKEN.match(text, pos)
+            # its last alternatives, all named, match any character
+            assert match is not None and match.lastgroup is not None
             kind = match.lastgroup
             if kind == "suffix":  # the last group matched, inside a move
                 kind = "move"
@@ -558,9 +611,10 @@ class _MovetextReader:
                 continue
             self.content = True
             if kind == "brace":
-                comment, text, pos = self._comment(text, pos)
-                if text is None:
+                comment, rest, pos = self._comment(text, pos)
+                if rest is None:
                     return True
+                text = rest
                 end = len(text)
                 self._note(comment)
             elif kind == "semi":
@@ -592,10 +646,10 @@ class _MovetextReader:
             # numbers and '...' carry nothing: moves are counted, not numbered
         return False
 
-    def _comment(self, text, pos):
+    def _comment(self, text: str, pos: int) -> Tuple[str, Optional[str], int]:
         """(comment, line, position after '}'); the line is None when the comment runs to the
         end of the input or into the next game's tags."""
-        parts = []
+        parts: List[str] = []
         while True:
             close = text.find("}", pos)
             if close >= 0:
@@ -613,7 +667,7 @@ class _MovetextReader:
                 self.source.unread(text, self.line)
                 return "", None, 0
 
-    def _after_result(self, text, pos):
+    def _after_result(self, text: str, pos: int) -> None:
         """The rest of a line after the result: comments belong to this game; anything else
         begins the next one."""
         while True:
@@ -624,18 +678,20 @@ class _MovetextReader:
             if kind == "space":
                 pos = match.end()
             elif kind == "brace":
-                _, text, pos = self._comment(text, match.end())
-                if text is None:
+                _, rest, pos = self._comment(text, match.end())
+                if rest is None:
                     return
+                text = rest
             elif kind == "semi":
                 return
             else:
+                assert self.line is not None  # set when the line holding the result was read
                 self.source.unread(text[pos:], self.line)
                 return
 
     # --- moves ------------------------------------------------------------------------------
 
-    def _move(self, text, suffix):
+    def _move(self, text: str, suffix: Optional[str]) -> None:
         if self.dead:
             return
         if self.pending is not None and self.pending.continues_with(text):
@@ -648,7 +704,7 @@ class _MovetextReader:
         if suffix:
             self.pending.nags.add(_GLYPHS[suffix])
 
-    def _flush(self):
+    def _flush(self) -> None:
         pending, self.pending = self.pending, None
         if pending is None or self.dead:
             return
@@ -677,7 +733,7 @@ class _MovetextReader:
             return
         self.game.add_move(move, " ".join(pending.comments), pending.nags)
 
-    def _note(self, comment):
+    def _note(self, comment: str) -> None:
         comment = " ".join(comment.split())
         if not comment or self.dead or self.depth:
             return
@@ -689,7 +745,7 @@ class _MovetextReader:
         else:
             self.game.comment = f"{self.game.comment} {comment}".strip()
 
-    def _nag(self, nag):
+    def _nag(self, nag: int) -> None:
         if self.dead or self.depth:
             return
         if self.pending is not None:
@@ -697,29 +753,29 @@ class _MovetextReader:
         elif self.game.nags:
             self.game.nags[-1].add(nag)
 
-    def _example(self):
+    def _example(self) -> str:
         return "22-18 or 22x13" if self.game.variant.numeric else "c3-d4 or c3:e5"
 
 
 # --- writing ----------------------------------------------------------------------------------
 
-def write_game(game, handle):
+def write_game(game: Game, handle: SupportsWrite[str]) -> None:
     """Write a Game as PDN to a text handle, followed by a blank line."""
     game.write(handle)
 
 
-def write_games(games, handle):
+def write_games(games: Iterable[Game], handle: SupportsWrite[str]) -> None:
     for game in games:
         game.write(handle)
 
 
-def _escape(value):
+def _escape(value: object) -> str:
     # a tag is one line: line breaks in a value become spaces
     value = " ".join(str(value).splitlines())
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _header_items(game):
+def _header_items(game: Game) -> Dict[str, str]:
     """The tags to write: the game's headers with GameType in full, FEN when the game does not
     start from the standard position, and a Variant tag that agrees with the game."""
     items = dict(game.headers)
@@ -738,7 +794,7 @@ def _header_items(game):
     return items
 
 
-def _comment_words(comment):
+def _comment_words(comment: str) -> List[str]:
     # "}" would end the comment early; python-chess drops it the same way
     words = comment.replace("}", "").split()
     if not words:
@@ -748,7 +804,7 @@ def _comment_words(comment):
     return words
 
 
-def _format_game(game):
+def _format_game(game: Game) -> str:
     lines = [f'[{name} "{_escape(value)}"]' for name, value in _header_items(game).items()]
     tokens = _comment_words(game.comment)
     offset = 0 if game._start.turn == game.variant.first_to_move else 1
@@ -773,8 +829,8 @@ def _format_game(game):
     return "\n".join(lines)
 
 
-def _wrap(tokens, width=LINE_WIDTH):
-    lines = []
+def _wrap(tokens: List[str], width: int = LINE_WIDTH) -> List[str]:
+    lines: List[str] = []
     line = ""
     for token in tokens:
         if line and len(line) + 1 + len(token) > width:

@@ -12,19 +12,32 @@ executor) runs the same tasks elsewhere: a task is a small picklable tuple, and 
 the function each worker calls.
 """
 
+from __future__ import annotations
+
 import hashlib
 import json
 import os
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import Executor, Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
+from typing import (TYPE_CHECKING, Any, Callable, Dict, Hashable, List, Mapping, Optional,
+                    Sequence, TextIO, Tuple, Union)
 
 from ._core import movegen as _movegen
 from ._core import perft as _perft
 from .errors import ShashkiError
 from .notation import move_texts
-from .variants import get_variant
+from .variants import Variant, get_variant
+
+if TYPE_CHECKING:
+    from .board import Board
+
+Masks = Tuple[int, int, int, int]
+#: progress(done, total, task, count), called after each task
+Progress = Callable[[int, int, "Task", int], object]
+# a subtree while the tree is split: (prefix, masks, remaining depth, weight)
+_Node = Tuple[Tuple[str, ...], Masks, int, int]
 
 CHECKPOINT_FORMAT = 1
 
@@ -38,31 +51,32 @@ class Task:
     """One subtree: the position after `prefix` (move texts from the root), counted `depth`
     plies deep; its count is multiplied by `weight` (the routes of the prefix, with paths)."""
     index: int
-    prefix: tuple
-    masks: tuple
+    prefix: Tuple[str, ...]
+    masks: Masks
     depth: int
     weight: int
 
     @property
-    def root_move(self):
+    def root_move(self) -> str:
         return self.prefix[0] if self.prefix else ""
 
 
-def cpu_count():
+def cpu_count() -> int:
     try:
         return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         return os.cpu_count() or 1
 
 
-def split(board, depth, paths=False, min_tasks=32, min_depth=4):
+def split(board: Board, depth: int, paths: bool = False, min_tasks: int = 32,
+          min_depth: int = 4) -> List[Task]:
     """Tasks whose counts add up to perft(depth): the tree expanded ply by ply from the
     root until there are at least `min_tasks` tasks or the remaining depth would fall below
     `min_depth`.  The order is deterministic, so a checkpoint can name tasks by index."""
     variant = board.variant
-    frontier = [((), board._masks(), depth, 1)]
+    frontier: List[_Node] = [((), board._masks(), depth, 1)]
     while len(frontier) < min_tasks and frontier and frontier[0][2] > min_depth:
-        expanded = []
+        expanded: List[_Node] = []
         for prefix, masks, remaining, weight in frontier:
             sub = _child_tasks(variant, prefix, masks, remaining, weight, paths)
             expanded.extend(sub)
@@ -73,10 +87,11 @@ def split(board, depth, paths=False, min_tasks=32, min_depth=4):
             for i, (prefix, masks, remaining, weight) in enumerate(frontier)]
 
 
-def _child_tasks(variant, prefix, masks, remaining, weight, paths):
+def _child_tasks(variant: Variant, prefix: Tuple[str, ...], masks: Masks, remaining: int,
+                 weight: int, paths: bool) -> List[_Node]:
     # straight from the core: no Board is needed to expand the tree
     raw = _movegen.legal_moves(*masks, variant.rules)
-    out = []
+    out: List[_Node] = []
     for (origin, dest, captured, routes, promote, _, _), text in zip(
             raw, move_texts(raw, variant)):
         child = _movegen.apply_move(*masks, origin, dest, captured, promote)
@@ -87,11 +102,11 @@ def _child_tasks(variant, prefix, masks, remaining, weight, paths):
 
 # --- workers ---------------------------------------------------------------------------------
 
-_tables = {}
+_tables: Dict[Hashable, _perft.PerftTable] = {}
 _tables_lock = threading.Lock()
 
 
-def _table_for(run_key, hash_mb):
+def _table_for(run_key: Hashable, hash_mb: float) -> _perft.PerftTable:
     # A table lives for one run (entries of one game and convention); a worker process keeps
     # it between the tasks of that run and drops it when a new run arrives.
     with _tables_lock:
@@ -103,7 +118,7 @@ def _table_for(run_key, hash_mb):
         return table
 
 
-def run_task(spec):
+def run_task(spec: Tuple[str, Masks, int, bool, float, Hashable]) -> int:
     """Count one task; `spec` is (variant, masks, depth, paths, hash_mb, run_key).
 
     This is what executor workers call: everything in `spec` is plain data.
@@ -116,14 +131,14 @@ def run_task(spec):
 
 # --- checkpoints -------------------------------------------------------------------------------
 
-def _digest(tasks):
+def _digest(tasks: Sequence[Task]) -> str:
     h = hashlib.sha256()
     for t in tasks:
         h.update(f"{t.index}|{' '.join(t.prefix)}|{t.depth}|{t.weight}\n".encode())
     return h.hexdigest()
 
 
-def _line_check(digest, index, count):
+def _line_check(digest: str, index: int, count: int) -> str:
     return hashlib.sha256(f"{digest}:{index}:{count}".encode()).hexdigest()[:16]
 
 
@@ -135,7 +150,11 @@ class Checkpoint:
     (that task is counted again).
     """
 
-    def __init__(self, path, header, tasks):
+    done: Dict[int, int]
+    _handle: TextIO
+
+    def __init__(self, path: Union[str, os.PathLike[str]], header: Mapping[str, Any],
+                 tasks: Sequence[Task]) -> None:
         self.path = os.fspath(path)
         self.header = dict(header, format=CHECKPOINT_FORMAT, tasks=len(tasks),
                            digest=_digest(tasks))
@@ -150,7 +169,7 @@ class Checkpoint:
             self._handle = open(self.path, "w", encoding="utf-8")
             self._write(self.header)
 
-    def _load(self):
+    def _load(self) -> None:
         with open(self.path, "r", encoding="utf-8", errors="strict") as f:
             try:
                 text = f.read()
@@ -191,18 +210,18 @@ class Checkpoint:
                 raise CheckpointError(f"{self.path} has two counts for task {index}")
             self.done[index] = count
 
-    def _write(self, obj):
+    def _write(self, obj: object) -> None:
         self._handle.write(json.dumps(obj, sort_keys=True) + "\n")
         self._handle.flush()
         os.fsync(self._handle.fileno())
 
-    def record(self, index, count):
+    def record(self, index: int, count: int) -> None:
         with self._lock:
             self.done[index] = count
             self._write({"i": index, "count": count,
                          "check": _line_check(self.digest, index, count)})
 
-    def close(self):
+    def close(self) -> None:
         self._handle.close()
 
 
@@ -212,18 +231,20 @@ class Checkpoint:
 class PerftResult:
     """The outcome of a run: the total, each root move's count, and what it cost."""
     nodes: int
-    divide: dict
+    divide: Dict[str, int]
     seconds: float
     tasks: int
     resumed: int
 
     @property
-    def rate(self):
+    def rate(self) -> float:
         return self.nodes / self.seconds if self.seconds > 0 else float("inf")
 
 
-def perft(board, depth, paths=False, *, jobs=None, hash_mb=0, executor=None,
-          checkpoint=None, progress=None):
+def perft(board: Board, depth: int, paths: bool = False, *, jobs: Optional[int] = None,
+          hash_mb: float = 0, executor: Optional[Executor] = None,
+          checkpoint: Union[str, os.PathLike[str], None] = None,
+          progress: Optional[Progress] = None) -> int:
     """perft(depth) of `board`, split into tasks run in parallel; returns the count.
 
     See `run` for the arguments; this returns only the number of leaves.
@@ -232,8 +253,10 @@ def perft(board, depth, paths=False, *, jobs=None, hash_mb=0, executor=None,
                checkpoint=checkpoint, progress=progress).nodes
 
 
-def run(board, depth, paths=False, *, jobs=None, hash_mb=0, executor=None, checkpoint=None,
-        progress=None):
+def run(board: Board, depth: int, paths: bool = False, *, jobs: Optional[int] = None,
+        hash_mb: float = 0, executor: Optional[Executor] = None,
+        checkpoint: Union[str, os.PathLike[str], None] = None,
+        progress: Optional[Progress] = None) -> PerftResult:
     """Count perft(depth) of `board` and return a PerftResult.
 
     - `jobs`: threads to use (default: all cores); ignored when `executor` is given.
@@ -257,8 +280,8 @@ def run(board, depth, paths=False, *, jobs=None, hash_mb=0, executor=None, check
     # a checkpoint needs tasks to record, as parallel runs need tasks to share out
     split_up = executor is not None or jobs > 1 or checkpoint is not None
     tasks = split(board, depth, paths, min_tasks=max(32, 8 * jobs) if split_up else 1)
-    done = {}
-    store = None
+    done: Dict[int, int] = {}
+    store: Optional[Checkpoint] = None
     if checkpoint is not None:
         store = Checkpoint(checkpoint, {"variant": variant.name, "fen": board.fen(),
                                         "depth": depth, "paths": bool(paths)}, tasks)
@@ -285,7 +308,7 @@ def run(board, depth, paths=False, *, jobs=None, hash_mb=0, executor=None, check
     finally:
         if store is not None:
             store.close()
-    divide = {}
+    divide: Dict[str, int] = {}
     for task in tasks:
         if task.prefix:
             divide[task.root_move] = divide.get(task.root_move, 0) + done[task.index] * task.weight
@@ -293,7 +316,8 @@ def run(board, depth, paths=False, *, jobs=None, hash_mb=0, executor=None, check
     return PerftResult(nodes, divide, time.perf_counter() - start, len(tasks), resumed)
 
 
-def _finish(task, count, done, store, progress, total):
+def _finish(task: Task, count: int, done: Dict[int, int], store: Optional[Checkpoint],
+            progress: Optional[Progress], total: int) -> None:
     done[task.index] = count
     if store is not None:
         store.record(task.index, count)
@@ -301,7 +325,8 @@ def _finish(task, count, done, store, progress, total):
         progress(len(done), total, task, count)
 
 
-def _collect(futures, done, store, progress, total):
+def _collect(futures: Mapping[Future[int], Task], done: Dict[int, int],
+             store: Optional[Checkpoint], progress: Optional[Progress], total: int) -> None:
     try:
         for future in as_completed(futures):
             _finish(futures[future], future.result(), done, store, progress, total)

@@ -12,14 +12,24 @@ the game is saved as PDN.
 The match API lives in shashki.match; `shashki.play.match` is the same function.
 """
 
+from __future__ import annotations
+
 import datetime
 import os
 import sys
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, TextIO
 
 from . import squares as _sq
 from .board import Board
 from .errors import ShashkiError
-from .variants import BLACK, COLOR_NAMES, WHITE
+from .variants import BLACK, COLOR_NAMES, WHITE, Variant
+
+if TYPE_CHECKING:
+    import argparse
+
+    from .move import Move
+    from .outcome import Outcome
+    from .pdn import Game
 
 # the match API, reachable from here as well (shashki.play.match)
 from .match import EngineSpec, MatchResult, describe_outcome, match  # noqa: F401
@@ -40,13 +50,14 @@ COMMANDS = (
     ("quit", "stop playing (the game is saved unfinished); end of input does the same"),
     ("help", "this list"),
 )
-_ALIASES = {"?": "help", "exit": "quit", "q": "quit", "m": "moves", "u": "undo", "h": "hint",
-            "takeback": "undo", "legal": "moves"}
+_ALIASES: Dict[str, str] = {
+    "?": "help", "exit": "quit", "q": "quit", "m": "moves", "u": "undo", "h": "hint",
+    "takeback": "undo", "legal": "moves"}
 
 
 # --- the diagram -------------------------------------------------------------------------------
 
-def _square_at(variant, flipped, row, col):
+def _square_at(variant: Variant, flipped: bool, row: int, col: int) -> Optional[int]:
     """The square shown at display row `row` (0 = top) and column `col` (0 = left), or None
     for a light square.  White sits at the bottom unflipped, in every game; italian boards are
     mirrored (a1 light), as Board.__str__ draws them."""
@@ -58,7 +69,7 @@ def _square_at(variant, flipped, row, col):
     return _sq.square_at(file, rank)
 
 
-def render(board, flipped=False):
+def render(board: Board, flipped: bool = False) -> str:
     """The board as text: men w/b, kings W/B, empty dark squares '.'; with rank numbers and
     file letters around it in the algebraic games, and beside it a key of the square numbers
     in the numeric ones.  `flipped` turns it half round (Black at the bottom)."""
@@ -69,7 +80,8 @@ def render(board, flipped=False):
     key_border = "+" + "-" * 25 + "+"
     rows.append(f"  {border}" + (f"   {key_border}" if numeric else ""))
     for row in range(8):
-        cells, keys = [], []
+        cells: List[str] = []
+        keys: List[str] = []
         for col in range(8):
             square = _square_at(variant, flipped, row, col)
             if square is None:
@@ -95,15 +107,15 @@ def render(board, flipped=False):
     return "\n".join(rows)
 
 
-def _square_rank_label(variant, flipped, row):
+def _square_rank_label(variant: Variant, flipped: bool, row: int) -> int:
     return row + 1 if flipped else 8 - row
 
 
-def _material(board):
-    parts = []
+def _material(board: Board) -> str:
+    parts: List[str] = []
     for color, mask in ((WHITE, board.white), (BLACK, board.black)):
-        kings = (mask & board.kings).bit_count()
-        men = mask.bit_count() - kings
+        kings = _sq.popcount(mask & board.kings)
+        men = _sq.popcount(mask) - kings
         text = f"{COLOR_NAMES[color]}: {men} {'man' if men == 1 else 'men'}"
         if kings:
             text += f", {kings} king{'s' if kings > 1 else ''}"
@@ -111,7 +123,7 @@ def _material(board):
     return "   ".join(parts)
 
 
-def _example(board):
+def _example(board: Board) -> str:
     moves = list(board.legal_moves)
     return str(moves[0]) if moves else ("22-18" if board.variant.numeric else "c3-d4")
 
@@ -122,8 +134,14 @@ class PlaySession:
     """One game between a person (on `color`) and the engine, reading commands with
     `read(prompt)` (input() by default) and writing to `out`."""
 
-    def __init__(self, board, color, *, depth=None, movetime=None, hash_mb=32, out=None,
-                 read=None, echo=None, save=None):
+    limits: Dict[str, Any]
+    termination: Optional[str]
+    reason: Optional[str]
+
+    def __init__(self, board: Board, color: int, *, depth: Optional[int] = None,
+                 movetime: Optional[float] = None, hash_mb: int = 32,
+                 out: Optional[TextIO] = None, read: Optional[Callable[[str], str]] = None,
+                 echo: Optional[bool] = None, save: Optional[str] = None) -> None:
         from .engine import Engine
         self.board = board
         self.variant = board.variant
@@ -147,27 +165,27 @@ class PlaySession:
         self.reason = None
 
     # output helpers
-    def say(self, text=""):
+    def say(self, text: str = "") -> None:
         print(text, file=self.out)
         self.out.flush()
 
-    def engine_label(self):
+    def engine_label(self) -> str:
         limit = (f"depth {self.limits['depth']}" if self.limits["depth"] is not None
                  else f"{self.limits['movetime']:g} s a move")
         return f"shashki ({limit})"
 
-    def _mover(self, ply):
+    def _mover(self, ply: int) -> int:
         """The colour that made move number `ply` (0-based) of this session."""
         return self.start_turn if ply % 2 == 0 else 1 - self.start_turn
 
-    def _move_number(self):
+    def _move_number(self) -> int:
         # full moves, counted from 1 at the session's start
         ply = len(self.board.move_stack) + (0 if self.start_turn == self.variant.first_to_move
                                             else 1)
         return 1 + ply // 2
 
     # the game
-    def run(self):
+    def run(self) -> int:
         board = self.board
         you = COLOR_NAMES[self.color]
         first = "you move first" if board.turn == self.color else "shashki moves first"
@@ -213,7 +231,7 @@ class PlaySession:
         self.save()
         return 0
 
-    def command(self, line):
+    def command(self, line: str) -> Optional[str]:
         """Carry out one line of input: returns "moved", "end" or None (nothing changed)."""
         board = self.board
         if not line:
@@ -249,7 +267,7 @@ class PlaySession:
         if word == "draw":
             if board.can_claim_draw():
                 self.say("you claim a draw")
-                self.finish(board.outcome(claim_draw=True))
+                self.finish(_claimed(board))
                 return "end"
             rule = ("threefold repetition, or 40 moves of each side without a man moved or "
                     "a capture" if self.variant.name == "english"
@@ -277,13 +295,13 @@ class PlaySession:
         self.say(f"you play {move}")
         return "moved"
 
-    def undo(self):
+    def undo(self) -> Optional[str]:
         board = self.board
         plies = len(board.move_stack)
         if not any(self._mover(i) == self.color for i in range(plies)):
             self.say("nothing to undo")
             return None
-        taken = []
+        taken: List[Move] = []
         while True:
             mover = self._mover(len(board.move_stack) - 1)
             taken.append(board.pop())
@@ -292,7 +310,7 @@ class PlaySession:
         self.say("taken back: " + " ".join(str(m) for m in reversed(taken)))
         return "moved"     # redraw the board
 
-    def engine_move(self):
+    def engine_move(self) -> bool:
         """The engine's turn; returns True when that ends the game (a claimed draw)."""
         board = self.board
         thinking = self.out.isatty() if hasattr(self.out, "isatty") else False
@@ -305,16 +323,18 @@ class PlaySession:
         if board.can_claim_draw() and result.score.value <= 0:
             # english: the engine takes a draw it may claim unless it expects to win
             self.say("shashki claims a draw")
-            self.finish(board.outcome(claim_draw=True))
+            self.finish(_claimed(board))
             return True
         number = self._move_number()
+        # the game goes on (run() checked), so the side to move has a move
+        assert result.best_move is not None
         move = board.push(result.best_move)
         self.say(f"move {number}, {COLOR_NAMES[self.engine_color]} (shashki): {move}   "
                  f"score {result.score} for shashki, depth {result.depth}, "
                  f"{result.nodes} nodes, {result.time:.2f} s")
         return False
 
-    def finish(self, outcome):
+    def finish(self, outcome: Outcome) -> None:
         self.say()
         self.say(render(self.board, self.flipped))
         self.result = outcome.result()
@@ -331,12 +351,12 @@ class PlaySession:
         reason = self.reason[len("draw: "):] if outcome.winner is None else self.reason
         self.say(f"result: {self.result}, {who}: {reason} [{tag}]")
 
-    def abandon(self, termination):
+    def abandon(self, termination: str) -> None:
         self.result = "*"
         self.termination = termination
 
     # saving
-    def pdn_game(self):
+    def pdn_game(self) -> Game:
         from . import pdn
         you = f"you ({os.environ.get('USER') or 'player'})"
         names = {self.color: you, self.engine_color: self.engine_label()}
@@ -347,7 +367,7 @@ class PlaySession:
             headers["Termination"] = self.termination
         return pdn.Game.from_board(self.board, headers=headers)
 
-    def save(self):
+    def save(self) -> None:
         if not self.board.move_stack:
             self.say("no moves were played; nothing saved")
             return
@@ -362,7 +382,7 @@ class PlaySession:
         self.say(f"game saved to {path}")
 
 
-def default_save_path(variant, directory="."):
+def default_save_path(variant: Variant, directory: str = ".") -> str:
     """A new file name for a game record: shashki-VARIANT-YYYYmmdd-HHMMSS.pdn (-2, -3 ...
     appended when that exists)."""
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -374,7 +394,14 @@ def default_save_path(variant, directory="."):
     return path
 
 
-def _enable_line_editing(session):
+def _claimed(board: Board) -> Outcome:
+    """The outcome of a draw claimed where can_claim_draw() said it may be."""
+    outcome = board.outcome(claim_draw=True)
+    assert outcome is not None
+    return outcome
+
+
+def _enable_line_editing(session: PlaySession) -> None:
     """Line editing, history and tab completion of moves and commands, in a terminal only."""
     try:
         import readline
@@ -382,7 +409,7 @@ def _enable_line_editing(session):
         return
     words = [name for name, _ in COMMANDS if name != "MOVE"]
 
-    def complete(text, state):
+    def complete(text: str, state: int) -> Optional[str]:
         options = [w for w in words + [str(m) for m in session.board.legal_moves]
                    if w.startswith(text)]
         return options[state] if state < len(options) else None
@@ -394,7 +421,8 @@ def _enable_line_editing(session):
 
 # --- the commands ------------------------------------------------------------------------------
 
-def add_parser(sub):
+def add_parser(
+        sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     """Add `shashki play` to the subcommands of the shashki parser."""
     from .cli import _variant_names
     from .match import _plies, _seconds
@@ -423,7 +451,7 @@ def add_parser(sub):
     return p
 
 
-def cmd_play(args, out):
+def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     if args.opening:
         board = Board.from_opening(args.variant, args.opening)
     else:
@@ -436,7 +464,7 @@ def cmd_play(args, out):
     return session.run()
 
 
-def register(sub):
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `play` and `match` subcommands (cli.build_parser calls this)."""
     from . import match as _match
     add_parser(sub)

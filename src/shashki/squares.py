@@ -11,55 +11,60 @@ squares is a 32-bit mask with bit `s` for square `s`.  The games name squares di
   square of the same row with the row read right to left.
 """
 
+from __future__ import annotations
+
+import sys
+from typing import Dict, Iterable, List, Optional, Tuple
+
 FILES = "abcdefgh"
 SQUARES = range(32)
 
 
-def square_rank(square):
+def square_rank(square: int) -> int:
     """0 for rank 1 ... 7 for rank 8."""
     return square // 4
 
 
-def square_file(square):
+def square_file(square: int) -> int:
     """0 for the a-file ... 7 for the h-file (standard, unmirrored board)."""
     rank = square // 4
     return 2 * (square % 4) + (rank % 2)
 
 
-def square_at(file, rank):
+def square_at(file: int, rank: int) -> Optional[int]:
     """The square on (file, rank), both 0..7, or None for a light square."""
     if not (0 <= file < 8 and 0 <= rank < 8) or (file + rank) % 2:
         return None
     return 4 * rank + file // 2
 
 
-def algebraic_name(square):
+def algebraic_name(square: int) -> str:
     return FILES[square_file(square)] + str(square_rank(square) + 1)
 
 
-def english_number(square):
+def english_number(square: int) -> int:
     return 4 * (7 - square // 4) + square % 4 + 1
 
 
-def italian_number(square):
+def italian_number(square: int) -> int:
     return 4 * (7 - square // 4) + 3 - square % 4 + 1
 
 
-def from_english_number(number):
+def from_english_number(number: int) -> int:
     return 4 * (7 - (number - 1) // 4) + (number - 1) % 4
 
 
-def from_italian_number(number):
+def from_italian_number(number: int) -> int:
     return 4 * (7 - (number - 1) // 4) + 3 - (number - 1) % 4
 
 
-ALGEBRAIC_NAMES = tuple(algebraic_name(s) for s in SQUARES)
-ALGEBRAIC_INDEX = {name: s for s, name in enumerate(ALGEBRAIC_NAMES)}
+ALGEBRAIC_NAMES: Tuple[str, ...] = tuple(algebraic_name(s) for s in SQUARES)
+ALGEBRAIC_INDEX: Dict[str, int] = {name: s for s, name in enumerate(ALGEBRAIC_NAMES)}
 assert all(from_english_number(english_number(s)) == s for s in SQUARES)
 assert all(from_italian_number(italian_number(s)) == s for s in SQUARES)
 
 
-def mask_squares(mask):
+def mask_squares(mask: int) -> List[int]:
     """The squares of a mask, in increasing order."""
     out = []
     while mask:
@@ -69,7 +74,15 @@ def mask_squares(mask):
     return out
 
 
-def squares_mask(squares):
+if sys.version_info >= (3, 10):
+    #: the number of squares in a mask
+    popcount = int.bit_count
+else:  # int.bit_count is new in Python 3.10
+    def popcount(mask: int) -> int:
+        return bin(mask).count("1")
+
+
+def squares_mask(squares: Iterable[int]) -> int:
     mask = 0
     for s in squares:
         mask |= 1 << s

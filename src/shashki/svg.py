@@ -16,17 +16,28 @@ a Board as this picture (``Board._repr_svg_``).  The elements carry classes (``s
 ``piece white king``, ``lastmove``, ``arrow``) so the picture can be restyled or inspected.
 """
 
+from __future__ import annotations
+
+from typing import (TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple,
+                    Union)
+
 from . import squares as _sq
 from .errors import InvalidMoveError, InvalidSquareError
 from .move import Move
-from .variants import BLACK, WHITE
+from .variants import BLACK, WHITE, Variant
+
+if TYPE_CHECKING:
+    from .board import Board
+
+#: an arrow: a Move, or a pair of squares (ints 0..31 or names in the game's notation)
+Arrow = Union[Move, Tuple[Union[int, str], Union[int, str]]]
 
 #: size of one square in the picture's own units (the viewBox); `size` scales the whole picture
 SQUARE_SIZE = 45
 #: width of the border that holds the coordinates
 MARGIN = 20
 
-DEFAULT_COLORS = {
+DEFAULT_COLORS: Dict[str, str] = {
     "square light": "#f0d9b5",
     "square dark": "#b58863",
     "margin": "#3b2a1c",
@@ -47,8 +58,9 @@ DEFAULT_COLORS = {
 }
 
 
-def board(board, size=400, flipped=False, last_move=None, arrows=(), coordinates=True,
-          colors=None):
+def board(board: Board, size: float = 400, flipped: bool = False,
+          last_move: Optional[Move] = None, arrows: Iterable[Arrow] = (),
+          coordinates: bool = True, colors: Optional[Mapping[str, str]] = None) -> str:
     """The SVG text of a picture of `board` (a shashki.Board), `size` pixels wide and high.
 
     - `flipped`: seen from Black's side (the board turned half a turn).
@@ -65,7 +77,7 @@ def board(board, size=400, flipped=False, last_move=None, arrows=(), coordinates
     Raises InvalidSquareError for a square that is not one of the 32 playable ones, TypeError
     or ValueError for arguments of the wrong kind.
     """
-    size = _check_size(size)
+    size_text = _check_size(size)
     palette = _palette(colors)
     variant = board.variant
     view = _View(variant, bool(flipped), MARGIN if coordinates else 0)
@@ -74,7 +86,7 @@ def board(board, size=400, flipped=False, last_move=None, arrows=(), coordinates
     arrow_routes = [_arrow_squares(arrow, variant) for arrow in _iterable(arrows, "arrows")]
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" '
-           f'class="shashki-board {variant.name}" width="{size}" height="{size}" '
+           f'class="shashki-board {variant.name}" width="{size_text}" height="{size_text}" '
            f'viewBox="0 0 {extent} {extent}">']
     out.append(f"<desc>{_escape(board.fen())}</desc>")
     if view.margin:
@@ -97,14 +109,14 @@ def board(board, size=400, flipped=False, last_move=None, arrows=(), coordinates
 class _View:
     """Where each square of a game goes in the picture."""
 
-    def __init__(self, variant, flipped, margin):
+    def __init__(self, variant: Variant, flipped: bool, margin: int) -> None:
         # italian boards are mirrored: the internal a-file is the right-hand edge (h1 is dark)
         self.mirrored = variant.squares == "italian"
         self.flipped = flipped
         self.margin = margin
         self.variant = variant
 
-    def column_row(self, file, rank):
+    def column_row(self, file: int, rank: int) -> Tuple[int, int]:
         """Column (0 = left) and row (0 = top) of the internal (file, rank)."""
         column = 7 - file if self.mirrored else file
         row = 7 - rank
@@ -112,15 +124,15 @@ class _View:
             column, row = 7 - column, 7 - row
         return column, row
 
-    def corner(self, file, rank):
+    def corner(self, file: int, rank: int) -> Tuple[int, int]:
         column, row = self.column_row(file, rank)
         return self.margin + column * SQUARE_SIZE, self.margin + row * SQUARE_SIZE
 
-    def center(self, square):
+    def center(self, square: int) -> Tuple[float, float]:
         x, y = self.corner(_sq.square_file(square), _sq.square_rank(square))
         return x + SQUARE_SIZE / 2, y + SQUARE_SIZE / 2
 
-    def label(self, file, rank):
+    def label(self, file: int, rank: int) -> str:
         """The name of the internal (file, rank) on this board's edges: the letter of the
         column it is drawn in (italian boards are lettered left to right as seen from White,
         so italian a1 is the light bottom-left corner) and its rank."""
@@ -128,7 +140,7 @@ class _View:
         return _sq.FILES[column] + str(rank + 1)
 
 
-def _squares(view, palette):
+def _squares(view: _View, palette: Mapping[str, str]) -> List[str]:
     out = []
     for rank in range(8):
         for file in range(8):
@@ -144,7 +156,7 @@ def _squares(view, palette):
     return out
 
 
-def _coordinates(view, palette):
+def _coordinates(view: _View, palette: Mapping[str, str]) -> List[str]:
     out = []
     style = (f'font-family="Helvetica,Arial,sans-serif" font-size="14" font-weight="bold" '
              f'fill="{palette["coord"]}" text-anchor="middle"')
@@ -157,13 +169,13 @@ def _coordinates(view, palette):
             out.append(f'<text class="coord file" x="{x}" y="{y}" {style}>{letter}</text>')
     for row in range(8):
         number = row + 1 if view.flipped else 8 - row
-        y = view.margin + row * SQUARE_SIZE + SQUARE_SIZE / 2 + 5
+        baseline = view.margin + row * SQUARE_SIZE + SQUARE_SIZE / 2 + 5
         for x in (view.margin / 2, extent - view.margin / 2):
-            out.append(f'<text class="coord rank" x="{x}" y="{y}" {style}>{number}</text>')
+            out.append(f'<text class="coord rank" x="{x}" y="{baseline}" {style}>{number}</text>')
     return out
 
 
-def _square_numbers(view, palette):
+def _square_numbers(view: _View, palette: Mapping[str, str]) -> List[str]:
     """The numeric games are read by square number: each dark square shows its own in the
     top-left corner, drawn over the pieces (which leave that corner almost free)."""
     out = []
@@ -176,7 +188,7 @@ def _square_numbers(view, palette):
     return out
 
 
-def _pieces(board, view, palette):
+def _pieces(board: Board, view: _View, palette: Mapping[str, str]) -> List[str]:
     out = []
     radius = SQUARE_SIZE * 0.38
     for square in _sq.SQUARES:
@@ -201,7 +213,7 @@ def _pieces(board, view, palette):
     return out
 
 
-def _crown(cx, cy, palette):
+def _crown(cx: float, cy: float, palette: Mapping[str, str]) -> str:
     """A three-pointed crown on the piece: the mark of a king in either colour."""
     points = [(-9.5, 6.5), (-11, -6.5), (-5, -1), (0, -10), (5, -1), (11, -6.5), (9.5, 6.5)]
     text = " ".join(f"{cx + dx:g},{cy + dy:g}" for dx, dy in points)
@@ -209,10 +221,10 @@ def _crown(cx, cy, palette):
             f'stroke="{palette["crown outline"]}" stroke-width="1.3" stroke-linejoin="round"/>')
 
 
-def _last_move(move, view, palette):
-    out = []
+def _last_move(move: Move, view: _View, palette: Mapping[str, str]) -> List[str]:
+    out: List[str] = []
 
-    def tint(square, cls, color, opacity):
+    def tint(square: int, cls: str, color: str, opacity: float) -> None:
         x, y = view.corner(_sq.square_file(square), _sq.square_rank(square))
         out.append(f'<rect class="{cls}" x="{x}" y="{y}" width="{SQUARE_SIZE}" '
                    f'height="{SQUARE_SIZE}" fill="{color}" fill-opacity="{opacity}"/>')
@@ -241,7 +253,7 @@ def _last_move(move, view, palette):
     return out
 
 
-def _arrow(route, view, palette):
+def _arrow(route: Sequence[int], view: _View, palette: Mapping[str, str]) -> str:
     """An arrow along `route` (squares): straight for a pair, bent at each landing square of
     a capture; a route that starts and ends on one square is a ring around it."""
     color = palette["arrow"]
@@ -273,7 +285,7 @@ def _arrow(route, view, palette):
 
 # --- arguments -------------------------------------------------------------------------------
 
-def _check_size(size):
+def _check_size(size: object) -> str:
     if isinstance(size, bool) or not isinstance(size, (int, float)):
         raise TypeError(f"size must be a number of pixels, not {type(size).__name__}")
     if not size > 0 or size != size or size == float("inf"):
@@ -281,7 +293,7 @@ def _check_size(size):
     return f"{size:g}"
 
 
-def _palette(colors):
+def _palette(colors: object) -> Dict[str, str]:
     palette = dict(DEFAULT_COLORS)
     if colors is None:
         return palette
@@ -297,7 +309,7 @@ def _palette(colors):
     return palette
 
 
-def _check_move(move, what):
+def _check_move(move: object, what: str) -> Move:
     if not isinstance(move, Move):
         raise TypeError(f"{what} must be a Move, not {type(move).__name__}")
     for square in move.path + move.captured:
@@ -305,7 +317,7 @@ def _check_move(move, what):
     return move
 
 
-def _iterable(value, what):
+def _iterable(value: Any, what: str) -> List[Any]:
     if isinstance(value, (str, bytes)):
         raise TypeError(f"{what} must be a list of arrows, not a string")
     try:
@@ -314,7 +326,7 @@ def _iterable(value, what):
         raise TypeError(f"{what} must be a list of arrows, not {type(value).__name__}") from None
 
 
-def _arrow_squares(arrow, variant):
+def _arrow_squares(arrow: Any, variant: Variant) -> Tuple[int, ...]:
     if isinstance(arrow, Move):
         _check_move(arrow, "an arrow")
         # a capture's arrow follows its route; a route that comes back to its origin (a king's
@@ -326,7 +338,7 @@ def _arrow_squares(arrow, variant):
     return tuple(_square(s, variant) for s in arrow)
 
 
-def _square(square, variant):
+def _square(square: object, variant: Variant) -> int:
     """Square 0..31 from an int or a square name in `variant`'s notation."""
     if isinstance(square, str):
         from .notation import parse_square
@@ -339,7 +351,7 @@ def _square(square, variant):
     return _check_square(square, "an arrow")
 
 
-def _check_square(square, what):
+def _check_square(square: object, what: str) -> int:
     if isinstance(square, bool) or not isinstance(square, int):
         raise TypeError(f"the squares of {what} must be ints 0..31 or square names, "
                         f"not {type(square).__name__}")
@@ -349,5 +361,5 @@ def _check_square(square, what):
     return square
 
 
-def _escape(text):
+def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -3,7 +3,10 @@
 Adding a game means adding a record here, not code elsewhere.  See ../shared/RULES.md.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field
+from typing import Dict, Tuple, Union
 
 from . import squares as _sq
 from ._core.movegen import RuleSet
@@ -11,13 +14,13 @@ from .errors import InvalidVariantError
 
 WHITE = 0
 BLACK = 1
-COLOR_NAMES = ("white", "black")
+COLOR_NAMES: Tuple[str, str] = ("white", "black")
 
 
 @dataclass(frozen=True)
 class Variant:
     name: str
-    aliases: tuple
+    aliases: Tuple[str, ...]
     title: str
     #: the rules record of the core
     flying_kings: bool
@@ -45,7 +48,7 @@ class Variant:
     fmjd_endgame_rules: bool = False
     rules: RuleSet = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "rules", RuleSet(
             self.name, flying_kings=self.flying_kings,
             men_capture_backward=self.men_capture_backward,
@@ -53,10 +56,10 @@ class Variant:
             promotion=self.promotion, precedence=self.precedence))
 
     @property
-    def numeric(self):
+    def numeric(self) -> bool:
         return self.squares != "algebraic"
 
-    def square_name(self, square):
+    def square_name(self, square: int) -> str:
         """The name of internal square 0..31 in this game's notation."""
         if self.squares == "algebraic":
             return _sq.ALGEBRAIC_NAMES[square]
@@ -64,14 +67,14 @@ class Variant:
             return str(_sq.italian_number(square))
         return str(_sq.english_number(square))
 
-    def square_from_number(self, number):
+    def square_from_number(self, number: int) -> int:
         """Internal square of a number 1..32 in this game's numeric notation (the english
         numbering for the algebraic games, as their numeric FEN uses)."""
         if self.squares == "italian":
             return _sq.from_italian_number(number)
         return _sq.from_english_number(number)
 
-    def promotion_row(self, color):
+    def promotion_row(self, color: int) -> int:
         """The mask of the row where men of `color` are crowned."""
         return 0xF0000000 if color == WHITE else 0x0000000F
 
@@ -118,14 +121,14 @@ ENGLISH = Variant(
 
 VARIANTS = (RUSSIAN, GIVEAWAY, BRAZILIAN, ITALIAN, ENGLISH)
 
-_BY_NAME = {}
+_BY_NAME: Dict[str, Variant] = {}
 for _v in VARIANTS:
     _BY_NAME[_v.name] = _v
     for _a in _v.aliases:
         _BY_NAME[_a] = _v
 
 
-def get_variant(name):
+def get_variant(name: Union[str, Variant]) -> Variant:
     """The Variant for a name or alias (case-insensitive); a Variant is returned as is."""
     if isinstance(name, Variant):
         return name
