@@ -89,3 +89,62 @@ def test_every_move_text_parses_back(board):
                                                    for s in move.path)
         if move.is_capture:
             assert board.parse_move(long_form) == move
+
+
+@settings(max_examples=150, deadline=None)
+@given(random_games())
+def test_material_changes_only_as_each_move_says(board):
+    # replayed ply by ply: the mover keeps every piece and gains a king only by promotion;
+    # the opponent loses exactly the captured pieces (and the kings among them)
+    replay = shashki.Board(board.variant.name)
+    for move in board.move_stack:
+        mover = replay.turn
+        own, enemy = (replay.white, replay.black)[mover], (replay.black, replay.white)[mover]
+        kings = replay.kings
+        was_king = bool(kings >> move.origin & 1)
+        assert not (move.promotion and was_king)
+        replay.push(move)
+        own_after = (replay.white, replay.black)[mover]
+        enemy_after = (replay.black, replay.white)[mover]
+        assert own_after == own & ~(1 << move.origin) | 1 << move.destination
+        assert enemy_after == enemy & ~move.captured_mask
+        assert _pieces(enemy) - _pieces(enemy_after) == len(set(move.captured))
+        assert _pieces(own_after & replay.kings) == _pieces(own & kings) + move.promotion
+        assert _pieces(enemy_after & replay.kings) == \
+            _pieces(enemy & kings) - _pieces(move.captured_mask & kings)
+        assert bool(replay.kings >> move.destination & 1) == (was_king or move.promotion)
+    assert replay.fen() == board.fen()
+
+
+@settings(max_examples=100, deadline=None)
+@given(random_games())
+def test_copies_are_equal_and_independent(board):
+    twin = board.copy()
+    bare = board.copy(stack=False)
+    assert twin == board == bare and hash(twin) == hash(board) == hash(bare)
+    assert twin.move_stack == board.move_stack and bare.move_stack == []
+    fen, stack = board.fen(), list(board.move_stack)
+    moves = sorted(twin.legal_moves, key=str)
+    if moves:
+        twin.push(moves[0])
+        bare.push(moves[-1])
+        assert board.fen() == fen and board.move_stack == stack
+        assert twin.pop() == moves[0]
+        assert twin == board
+
+
+@settings(max_examples=150, deadline=None)
+@given(random_games())
+def test_captures_are_compulsory_and_no_move_loses(board):
+    moves = list(board.legal_moves)
+    captures = [m for m in moves if m.is_capture]
+    assert captures == [] or captures == moves
+    assert board.is_capture_position() == bool(captures)
+    outcome = board.outcome(claim_draw=True)
+    if not moves:
+        assert outcome is not None and outcome.termination.value == "no_moves"
+        loser = board.turn
+        assert outcome.winner == (loser if board.variant.reversed_goal else 1 - loser)
+        assert board.result() == ("1-0" if outcome.winner == shashki.WHITE else "0-1")
+    elif outcome is not None:
+        assert outcome.winner is None   # with moves left, only a draw rule ends the game
