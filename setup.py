@@ -3,8 +3,12 @@
 Environment:
   SHASHKI_CFLAGS   compiler flags replacing the defaults (e.g. "-O0 -g" for a debug build);
                    any -fsanitize flags among them are passed to the linker too.
-  SHASHKI_DEBUG=1  Cython bounds and negative-index checks on; the C files are generated afresh
-                   in build/cython-debug, so they never mix with the normal build's.
+  SHASHKI_DEBUG=1  Cython bounds and negative-index checks on by default; the C files are
+                   generated afresh in build/cython-debug, so they never mix with the normal
+                   build's.  (A directive in a .pyx header wins over these defaults, and the
+                   core's headers turn both checks off; they would only cover buffers and
+                   Python sequences anyway.  The C arrays are checked by a sanitizer build:
+                   SHASHKI_CFLAGS="... -fsanitize=undefined,bounds-strict", see tox -e debug.)
   SHASHKI_ANNOTATE=1  write Cython's HTML annotation next to the C files.
 """
 

@@ -42,9 +42,16 @@ def test_the_package_under_test_is_the_installed_one():
     assert not list(PACKAGE.rglob("*.c"))
 
 
-@pytest.mark.skipif(not (INSTALLED and "-fsanitize=undefined" in os.environ.get("SHASHKI_CFLAGS", "")),
-                    reason="only under the sanitizer build (tox -e debug)")
+SANITIZERS = {name for flag in os.environ.get("SHASHKI_CFLAGS", "").split()
+              if flag.startswith("-fsanitize=") for name in flag.split("=", 1)[1].split(",")}
+
+
+@pytest.mark.skipif(not (INSTALLED and "undefined" in SANITIZERS),
+                    reason="only under the sanitizer builds (tox -e debug, debug-asan)")
 @pytest.mark.parametrize("module", CORE, ids=lambda m: m.__name__)
 def test_debug_build_is_instrumented(module):
-    # UBSan's checks call its runtime's handlers: their names are in the built module
-    assert b"__ubsan_handle_" in Path(module.__file__).read_bytes()
+    # the sanitizers' checks call their runtimes' handlers: the names are in the built module
+    built = Path(module.__file__).read_bytes()
+    assert b"__ubsan_handle_out_of_bounds" in built
+    if "address" in SANITIZERS:
+        assert b"__asan_report_" in built
