@@ -72,6 +72,11 @@ class SearchResult:
         return self.nodes / self.time if self.time > 0 else 0.0
 
 
+#: the evaluation terms that Engine(**weights) lets a user tune; the other settings of the
+#: search (the giveaway goal, the draw rules) follow from the game's rules
+EVAL_WEIGHTS = ("man", "king", "advance", "back_rank", "centre")
+
+
 def _weights(variant: Variant) -> Dict[str, Any]:
     flying = variant.flying_kings
     return dict(man=100, king=300 if flying else 150, advance=3 if flying else 4,

@@ -65,11 +65,8 @@ class EngineSpecError(ShashkiError):
 # --- engine specs ------------------------------------------------------------------------------
 
 def _weight_names() -> Tuple[str, ...]:
-    # the evaluation terms Engine(**weights) takes; "reversed" and "draw_plies" follow from the
-    # game's rules, so they are not settings to play with
-    from .engine import _weights
-    from .variants import RUSSIAN
-    return tuple(k for k in _weights(RUSSIAN) if k not in ("reversed", "draw_plies"))
+    from .engine import EVAL_WEIGHTS
+    return EVAL_WEIGHTS
 
 
 @dataclass(frozen=True)
