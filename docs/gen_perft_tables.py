@@ -8,7 +8,6 @@ is 1 when docs/perft.md is not what the data gives (tests/test_docs.py runs this
 """
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -41,51 +40,19 @@ edit it by hand.*
 """
 
 
+# one reader of the .perft format and one way to find shared/: the test suite's
+sys.path.insert(0, str(DOCS.parent / "tests"))
+from perftfile import read_blocks, shared_dir  # noqa: E402
+
+
 def default_data_path():
-    env = os.environ.get("SHASHKI_SHARED")
-    if env:
-        return Path(env) / "perft" / "start.perft"
-    repo = DOCS.parent
-    for base in (repo.parent, repo):
-        candidate = base / "shared" / "perft" / "start.perft"
-        if candidate.is_file():
-            return candidate
-    return repo.parent / "shared" / "perft" / "start.perft"
-
-
-def read_blocks(text):
-    """The blocks of a .perft file: dicts with id, variant, fen, perft, paths, sources."""
-    blocks, block, sources = [], None, []
-    for number, raw in enumerate(text.splitlines(), 1):
-        comment = raw.strip()
-        if comment.startswith("# source:"):
-            sources.append(comment[len("# source:"):].strip())
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        key, _, rest = line.partition(" ")
-        rest = rest.strip()
-        if key == "id":
-            block = {"id": rest, "variant": "", "fen": "", "perft": {}, "paths": {},
-                     "sources": sources}
-            sources = []
-            blocks.append(block)
-        elif block is None:
-            raise ValueError(f"line {number}: {key!r} before the first id line")
-        elif key in ("variant", "fen"):
-            block[key] = rest
-        elif key in ("perft", "paths"):
-            depth, count = rest.split()
-            block[key][int(depth)] = int(count)
-        elif key != "moves":
-            raise ValueError(f"line {number}: unknown key {key!r}")
-    return blocks
+    return shared_dir() / "perft" / "start.perft"
 
 
 def render(blocks):
     by_variant = {}
     for block in blocks:
-        by_variant.setdefault(block["variant"], block)
+        by_variant.setdefault(block.variant, block)
     unknown = set(by_variant) - set(ORDER)
     if unknown:
         raise ValueError(f"start positions of unknown games: {sorted(unknown)}")
@@ -95,17 +62,17 @@ def render(blocks):
         if block is None:
             continue
         out.append(f"## {variant.capitalize()}\n")
-        out.append(f"Start position `{block['fen']}`"
+        out.append(f"Start position `{block.fen}`"
                    f" ([the game's page](games/{variant}.md)).\n")
         out.append("| depth | unique moves | every route |")
         out.append("|---:|---:|---:|")
-        for depth in sorted(set(block["perft"]) | set(block["paths"])):
-            unique = block["perft"].get(depth)
-            routes = block["paths"].get(depth)
+        for depth in sorted(set(block.perft) | set(block.paths)):
+            unique = block.perft.get(depth)
+            routes = block.paths.get(depth)
             out.append(f"| {depth} | {_number(unique)} | {_number(routes)} |")
         out.append("")
-        if block["sources"]:
-            out.append("Source: " + "; ".join(block["sources"]) + ".\n")
+        if block.sources:
+            out.append("Source: " + "; ".join(block.sources) + ".\n")
     return "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -123,7 +90,7 @@ def main(argv=None):
     path = args.data or default_data_path()
     if not path.is_file():
         parser.error(f"{path} not found; pass the path or set SHASHKI_SHARED")
-    page = render(read_blocks(path.read_text(encoding="utf-8")))
+    page = render(read_blocks(path))
     if args.check:
         current = OUTPUT.read_text(encoding="utf-8") if OUTPUT.is_file() else ""
         if current != page:

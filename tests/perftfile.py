@@ -26,19 +26,25 @@ class Block:
     perft: dict = field(default_factory=dict)   # depth -> count, unique moves
     paths: dict = field(default_factory=dict)   # depth -> count, keep duplicates
     moves: list = None                          # exact set of legal moves, or None
+    sources: list = field(default_factory=list)  # "# source:" comments before the block
 
 
 def read_blocks(path):
     blocks = []
     block = None
-    for raw in Path(path).read_text().splitlines():
+    sources = []
+    for raw in Path(path).read_text(encoding="utf-8").splitlines():
+        comment = raw.strip()
+        if comment.startswith("# source:"):
+            sources.append(comment[len("# source:"):].strip())
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
         key, _, rest = line.partition(" ")
         rest = rest.strip()
         if key == "id":
-            block = Block(id=rest, source=Path(path).name)
+            block = Block(id=rest, source=Path(path).name, sources=sources)
+            sources = []
             blocks.append(block)
         elif block is None:
             raise ValueError(f"{path}: {key!r} before the first id line")

@@ -34,9 +34,10 @@ def test_perft_page_is_generated_from_the_data():
         assert line in page
 
 
-def test_perft_tables_render_every_game():
+def test_perft_tables_render_every_game(tmp_path):
     gen = _script("gen_perft_tables")
-    text = """
+    data = tmp_path / "x.perft"
+    data.write_text("""
 # source: a test
 id x
 variant english
@@ -44,13 +45,14 @@ fen B:W21-32:B1-12
 perft 1 7
 paths 1 7
 paths 2 49
-"""
-    page = gen.render(gen.read_blocks(text))
+""")
+    page = gen.render(gen.read_blocks(data))
     assert "## English" in page
     assert "| 2 | — | 49 |" in page
     assert "Source: a test." in page
+    data.write_text("id y\nvariant chess\nperft 1 20\n")
     with pytest.raises(ValueError):
-        gen.render(gen.read_blocks("id y\nvariant chess\nperft 1 20\n"))
+        gen.render(gen.read_blocks(data))
 
 
 def test_pictures_are_current():
