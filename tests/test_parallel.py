@@ -204,9 +204,20 @@ def test_cli_json_and_depth_range():
                                   ["perft", "russian", "5", "--hash", "-1"],
                                   ["perft", "russian", "--depth-range", "5-2"],
                                   ["perft", "russian"], ["perft", "chess", "3"],
-                                  ["perft", "russian", "3", "--fen", "W:Wz9"]])
+                                  ["perft", "russian", "3", "--fen", "W:Wz9"],
+                                  ["perft", "russian", "3", "--hash", "99999999999999999999"],
+                                  ["perft", "russian", "3", "--checkpoint", "/nonexistent/x"]])
 def test_cli_bad_arguments_exit_2(args):
     proc = subprocess.run([sys.executable, "-m", "shashki"] + args, capture_output=True,
                           text=True)
     assert proc.returncode == 2
     assert "error" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("kwargs", [{"jobs": 0}, {"jobs": "2"}, {"jobs": True}, {"hash_mb": -1},
+                                    {"hash_mb": 10 ** 15}, {"hash_mb": "16"}])
+def test_bad_perft_options_are_value_errors(kwargs):
+    board = shashki.Board("russian")
+    for depth in (3, 9):                     # the direct path and the split one
+        with pytest.raises(ValueError):
+            board.perft(depth, **kwargs)

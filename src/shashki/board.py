@@ -332,6 +332,8 @@ class Board:
         resumable `checkpoint` file: see shashki.perft.run.
         """
         depth = _check_depth(depth)
+        from .perft import check_options
+        check_options(jobs, hash_mb)
         if executor is None and checkpoint is None and progress is None and (
                 jobs == 1 or depth < PARALLEL_MIN_DEPTH):
             table = _perft.PerftTable(hash_mb) if hash_mb else None

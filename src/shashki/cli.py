@@ -14,7 +14,6 @@ import time
 from typing import (TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Sequence, TextIO,
                     Tuple, Union)
 
-from .errors import ShashkiError
 from .variants import VARIANTS
 
 if TYPE_CHECKING:
@@ -235,10 +234,10 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> 
         return status
     except _UsageError as exc:
         parser.error(str(exc))
-    except ShashkiError as exc:
+    except (ValueError, OSError) as exc:      # bad input: ShashkiError is a ValueError
         parser.exit(2, f"shashki: error: {exc}\n")
-    except OSError as exc:
-        parser.exit(2, f"shashki: error: {exc}\n")
+    except MemoryError as exc:
+        parser.exit(2, f"shashki: error: {exc or 'out of memory'}; try a smaller --hash\n")
     except KeyboardInterrupt:
         parser.exit(130, "interrupted\n")
 

@@ -253,6 +253,33 @@ def perft(board: Board, depth: int, paths: bool = False, *, jobs: Optional[int] 
                checkpoint=checkpoint, progress=progress).nodes
 
 
+#: the largest transposition table accepted (1 TiB): a bigger number is a typo
+MAX_HASH_MB = 1 << 20
+
+
+def check_options(jobs: Optional[int], hash_mb: float) -> None:
+    """ValueError unless `jobs` is None or a whole number >= 1 and `hash_mb` is a number of
+    MiB from 0 (no table) to MAX_HASH_MB."""
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise ValueError(f"jobs must be a whole number, 1 or more, not {jobs!r}")
+    if isinstance(hash_mb, bool) or not isinstance(hash_mb, (int, float)) or \
+            not 0 <= hash_mb <= MAX_HASH_MB:
+        raise ValueError(f"hash size must be 0 (none) or a number of MiB up to {MAX_HASH_MB}, "
+                         f"not {hash_mb!r}")
+    memory = _physical_memory_mb()
+    if memory is not None and hash_mb > memory:
+        # zeroing a table larger than the memory would bring the machine to its knees
+        raise ValueError(f"hash size {hash_mb} MiB is more than this machine's memory "
+                         f"({memory} MiB)")
+
+
+def _physical_memory_mb() -> Optional[int]:
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // (1 << 20)
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
 def run(board: Board, depth: int, paths: bool = False, *, jobs: Optional[int] = None,
         hash_mb: float = 0, executor: Optional[Executor] = None,
         checkpoint: Union[str, os.PathLike[str], None] = None,
@@ -270,11 +297,8 @@ def run(board: Board, depth: int, paths: bool = False, *, jobs: Optional[int] = 
     """
     from .board import _check_depth
     depth = _check_depth(depth)
-    jobs = cpu_count() if jobs is None else int(jobs)
-    if jobs < 1:
-        raise ValueError(f"jobs must be 1 or more, not {jobs}")
-    if hash_mb < 0:
-        raise ValueError(f"hash size must be 0 (none) or a positive number of MiB, not {hash_mb}")
+    check_options(jobs, hash_mb)
+    jobs = cpu_count() if jobs is None else jobs
     variant = board.variant
     start = time.perf_counter()
     # a checkpoint needs tasks to record, as parallel runs need tasks to share out
