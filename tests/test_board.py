@@ -151,3 +151,20 @@ def test_copy_is_independent():
     twin.push(next(iter(twin.legal_moves)))
     assert len(board.move_stack) == 1 and len(twin.move_stack) == 2
     assert twin.pop() and twin == board
+
+
+def test_illegal_move_lists_the_alternatives():
+    # seeds 003/004: the touched piece goes back and must make one of its legal moves
+    board = Board("russian")
+    with pytest.raises(shashki.IllegalMoveError) as info:
+        board.push("c3-c5")
+    assert {str(m) for m in info.value.alternatives} == {"c3-b4", "c3-d4"}
+    # a piece that cannot move: every legal move is an alternative
+    with pytest.raises(shashki.IllegalMoveError) as info:
+        board.push("a1-b2")
+    assert set(info.value.alternatives) == set(board.legal_moves)
+    # a compulsory capture elsewhere
+    board = Board("russian", "W:Wc3,a1:Bd4")
+    with pytest.raises(shashki.IllegalMoveError) as info:
+        board.push("a1-b2")
+    assert [str(m) for m in info.value.alternatives] == ["c3:e5"]

@@ -213,6 +213,13 @@ class Board:
         from .ballots import find_opening
         return cls(variant, fen=find_opening(variant, opening, table).fen)
 
+    def _illegal_error(self, text: str, origin: object) -> IllegalMoveError:
+        """The IllegalMoveError for move `text` from `origin`: the message says why, and
+        `alternatives` lists the touched piece's legal moves, or every legal move."""
+        moves = self._legal()
+        own = [m for m in moves if m.origin == origin]
+        return IllegalMoveError(self._illegal_message(text, origin), own or moves)
+
     def _illegal_message(self, text: str, origin: object) -> str:
         """Why the move `text` from square `origin` is not legal: the legal moves of that piece
         (seeds 003 and 004: a touched piece must move if it can), or why it has none."""
@@ -251,7 +258,7 @@ class Board:
         else:
             legal = self._legal_set()
             if move not in legal:
-                raise IllegalMoveError(self._illegal_message(str(move), move.origin))
+                raise self._illegal_error(str(move), move.origin)
             # the board's own instance carries the text and route
             move = next(m for m in self._legal() if m == move)
         # a snapshot is (masks, legal-move cache, draw counters): pop restores all three

@@ -19,14 +19,22 @@ class InvalidMoveError(ShashkiError):
 
 
 class IllegalMoveError(ShashkiError):
-    """A well-formed move that is not legal in the position."""
+    """A well-formed move that is not legal in the position.
+
+    `alternatives` holds the legal moves the player may make instead: those of the touched
+    piece when it has any (seeds 003 and 004: a touched piece must be moved), else all of them.
+    """
+
+    def __init__(self, message: str, alternatives: Iterable[Any] = ()) -> None:
+        super().__init__(message)
+        self.alternatives = tuple(alternatives)
 
 
 class AmbiguousMoveError(IllegalMoveError):
     """Short move text that fits several legal moves; `candidates` lists them."""
 
     def __init__(self, message: str, candidates: Iterable[Any] = ()) -> None:
-        super().__init__(message)
+        super().__init__(message, candidates)
         self.candidates = tuple(candidates)
 
 

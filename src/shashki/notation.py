@@ -162,7 +162,7 @@ def _match(board: Board, text: str, squares: List[int]) -> Move:
     origin, dest = squares[0], squares[-1]
     ends = [m for m in board._legal() if m.origin == origin and m.destination == dest]
     if not ends:
-        raise IllegalMoveError(board._illegal_message(text, origin))
+        raise board._illegal_error(text, origin)
     if len(squares) > 2:
         fits = [m for m in ends if route_matches(board, m, squares)]
         if not fits:
