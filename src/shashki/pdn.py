@@ -9,7 +9,8 @@
 
 Reading follows python-chess's ``read_game``: one game per call, read line by line so a large
 file is never loaded whole; tags, ``{comments}``, ``;`` comments, NAGs (``$1``, ``!``, ``?``),
-move numbers and results are understood, variations ``( ... )`` are skipped.  The game is taken
+move numbers and results are understood; variations ``( ... )`` are skipped, or kept with
+``variations=True`` (below).  The game is taken
 from the ``GameType`` tag, else a ``Variant`` tag, unless the caller forces one (``variant=``);
 ``FEN`` sets up the position.  Every move is replayed on a Board (``Board.parse_move``), so a
 Game only ever holds legal moves.
@@ -26,6 +27,17 @@ Errors: a malformed game raises InvalidPdnError naming the game number, the line
 problem.  The whole game is read first, so the next ``read_game`` call starts at the next game.
 With ``strict=False`` (python-chess's behaviour) nothing is raised: the errors are recorded in
 ``game.errors``, the moves after a bad one are dropped, and reading goes on.
+
+Variations (``variations=True``): ``game.variations[i]`` lists the lines that replace move i of
+the mainline, each a `Variation` (a list of Moves replayed from the position *before* move i).
+Variations nest to any depth: ``line.variations[j]`` lists the lines that replace move j of
+`line`, in the same structure.  A variation opens after the move it replaces, as in PGN:
+``1. c3-d4 (1. e3-f4 f6-e5) 1... f6-g5``.  Comments and NAGs inside a variation are not kept,
+nor results written inside one.  A variation with an illegal or unreadable move raises
+InvalidPdnError naming the variation; with ``strict=False`` the error is recorded and that
+variation (with the variations inside it) is dropped, the rest of the game stands.  Writing puts
+each variation after the move it replaces, numbered as PGN does (``(3... e7-d6 4. c3-d4)``,
+and ``3...`` again for the second mover's move after a variation).
 """
 
 from __future__ import annotations
@@ -50,7 +62,7 @@ if TYPE_CHECKING:
 #: what read_game reads: an open text or binary handle, or any iterable of lines
 PdnHandle = Union[IO[str], IO[bytes], Iterable[str], Iterable[bytes]]
 
-__all__ = ["Game", "read_game", "read_games", "write_game", "write_games", "RESULTS"]
+__all__ = ["Game", "Variation", "read_game", "read_games", "write_game", "write_games", "RESULTS"]
 
 #: the result strings PDN files use: international scoring (1-0, 1/2-1/2), the 2-point scoring
 #: of russian and brazilian sites (2-0, 1-1), a double loss (0-0), and "*" for unknown
@@ -94,13 +106,29 @@ _ALGEBRAIC = re.compile(r"[a-hA-H][1-8]")
 
 # --- the game ---------------------------------------------------------------------------------
 
+class Variation(List[Move]):
+    """A line of Moves that replaces one move of a game (or of an enclosing variation), played
+    from the position before that move.  `variations[j]` lists the lines that replace move j
+    of this line.  Equality compares the moves only, as for any list."""
+
+    variations: List[List[Variation]]
+
+    def __init__(self, moves: Iterable[Move] = ()) -> None:
+        super().__init__(moves)
+        self.variations = [[] for _ in self]
+
+    def __repr__(self) -> str:
+        return f"Variation({list.__repr__(self)})"
+
+
 class Game:
     """A game record: headers, a starting position, the mainline of legal moves, comments.
 
     `headers` is a dict (tag name -> value, in file order).  `moves` are shashki Moves, each
     legal where it was played; `comments[i]` and `nags[i]` belong to `moves[i]`, `comment` to
     the start of the game.  `board()` is the position after the moves.  `errors` lists the
-    InvalidPdnErrors met while reading with ``strict=False``.
+    InvalidPdnErrors met while reading with ``strict=False``.  `variations[i]` lists the
+    alternative lines (Variations) to `moves[i]`; they are read only with ``variations=True``.
     """
 
     variant: Variant
@@ -108,6 +136,7 @@ class Game:
     comment: str
     comments: List[str]
     nags: List[Set[int]]
+    variations: List[List[Variation]]
     errors: List[InvalidPdnError]
     _start: Board
     _board: Board
@@ -132,6 +161,7 @@ class Game:
         self.comment = ""
         self.comments = []
         self.nags = []
+        self.variations = []
         self.errors = []
 
     @classmethod
@@ -161,7 +191,22 @@ class Game:
         self._moves.append(move)
         self.comments.append(comment)
         self.nags.append(set(nags))
+        self.variations.append([])
         return move
+
+    def add_variation(self, ply: int, moves: Iterable[Union[Move, str]]) -> Variation:
+        """Keep a line that replaces mainline move `ply` (0-based), replayed from the position
+        before it; returns the Variation.  An illegal move raises (IllegalMoveError ...) and
+        leaves the game unchanged.  Nested lines go into ``variation.variations[j]`` (not
+        checked here; reading checks them)."""
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply < len(self._moves):
+            raise ValueError(f"ply must be an int 0..{len(self._moves) - 1}, not {ply!r}")
+        board = self.board(ply)
+        line = Variation(board.push(move) for move in moves)
+        if not line:
+            raise ValueError("a variation needs at least one move")
+        self.variations[ply].append(line)
+        return line
 
     @property
     def moves(self) -> Tuple[Move, ...]:
@@ -301,17 +346,18 @@ def _source_for(handle: Any) -> _Source:
 
 
 def read_game(handle: PdnHandle, *, variant: Union[str, Variant, None] = None,
-              strict: bool = True) -> Optional[Game]:
+              strict: bool = True, variations: bool = False) -> Optional[Game]:
     """The next game of a PDN text handle, or None at its end.
 
     `variant` forces the game (a name or Variant) whatever the tags say.  With `strict`
     (default) a malformed game raises InvalidPdnError after the game has been read to its end;
-    with ``strict=False`` the errors are kept in ``game.errors``.
+    with ``strict=False`` the errors are kept in ``game.errors``.  With `variations` the
+    variations are replayed and kept in ``game.variations`` instead of skipped.
     """
     forced = None if variant is None else get_variant(variant)
     source = _source_for(handle)
     try:
-        game = _read(source, forced)
+        game = _read(source, forced, variations)
     finally:
         source.position = _tell(handle)
     return None if game is None else _finish(game, strict)
@@ -319,24 +365,26 @@ def read_game(handle: PdnHandle, *, variant: Union[str, Variant, None] = None,
 
 def read_games(source: Union[PdnHandle, str, bytes, os.PathLike[str]], *,
                variant: Union[str, Variant, None] = None,
-               strict: bool = True) -> Iterator[Game]:
+               strict: bool = True, variations: bool = False) -> Iterator[Game]:
     """An iterator over the games of a PDN handle or file path, reading one game at a time
-    (a path is opened as UTF-8 when iteration starts and closed when it ends)."""
+    (a path is opened as UTF-8 when iteration starts and closed when it ends).  The options
+    are read_game's."""
     forced = None if variant is None else get_variant(variant)
     if isinstance(source, (str, bytes, os.PathLike)):
-        return _iterate_path(source, forced, strict)
-    return _iterate(_Source(source), forced, strict)
+        return _iterate_path(source, forced, strict, variations)
+    return _iterate(_Source(source), forced, strict, variations)
 
 
 def _iterate_path(path: Union[str, bytes, os.PathLike[str]], forced: Optional[Variant],
-                  strict: bool) -> Iterator[Game]:
+                  strict: bool, variations: bool) -> Iterator[Game]:
     with open(path, encoding="utf-8", errors="replace") as handle:
-        yield from _iterate(_Source(handle), forced, strict)
+        yield from _iterate(_Source(handle), forced, strict, variations)
 
 
-def _iterate(source: _Source, forced: Optional[Variant], strict: bool) -> Iterator[Game]:
+def _iterate(source: _Source, forced: Optional[Variant], strict: bool,
+             variations: bool) -> Iterator[Game]:
     while True:
-        game = _read(source, forced)
+        game = _read(source, forced, variations)
         if game is None:
             return
         yield _finish(game, strict)
@@ -348,13 +396,13 @@ def _finish(game: Game, strict: bool) -> Game:
     return game
 
 
-def _read(source: _Source, forced: Optional[Variant]) -> Optional[Game]:
+def _read(source: _Source, forced: Optional[Variant], variations: bool) -> Optional[Game]:
     headers, tag_errors, first_line = _read_headers(source)
     if headers is None:
         return None
     source.games += 1
     number = source.games
-    reader = _MovetextReader(source, number, headers, forced, first_line)
+    reader = _MovetextReader(source, number, headers, forced, first_line, variations)
     reader.errors[:0] = [_error(number, line, text) for line, text in tag_errors]
     reader.run()
     return reader.game
@@ -502,6 +550,58 @@ class _Pending:
         self.raw.append(text)
 
 
+class _Frame:
+    """An open variation being read (with ``variations=True``): its own Board and pending
+    move, and the list of lines it joins when it closes without error."""
+
+    __slots__ = ("board", "line", "owner", "ply", "pending", "dead", "name")
+
+    board: Board
+    line: Variation
+    owner: Optional[List[Variation]]
+    ply: int
+    pending: Optional[_Pending]
+    dead: bool
+    name: str
+
+    def __init__(self, board: Board, owner: Optional[List[Variation]], ply: int, name: str,
+                 dead: bool) -> None:
+        self.board = board
+        self.line = Variation()
+        self.owner = owner
+        self.ply = ply        # the ply (from the game's start) of the move the line replaces
+        self.pending = None
+        self.dead = dead      # unreadable or illegal: its tokens are skipped, it is dropped
+        self.name = name
+
+
+def _move_label(ply: int) -> str:
+    """The PDN move number of the move at `ply` counted from the first mover's first move."""
+    return f"{1 + ply // 2}{'.' if ply % 2 == 0 else '...'}"
+
+
+def _move_text(board: Board, pending: _Pending) -> str:
+    """The text to parse for a pending move: as written, or with PlayStrategy's algebraic
+    english squares renamed and split jumps joined.  Raises InvalidPdnError (light square)."""
+    text = " ".join(pending.raw)
+    segments = pending.segments
+    converted = board.variant is ENGLISH and any(_ALGEBRAIC.fullmatch(s) for s in segments)
+    if converted:
+        segments = [_first_mover_square(s) if _ALGEBRAIC.fullmatch(s) else s for s in segments]
+    if converted or len(pending.raw) > 1:
+        text = ("x" if pending.capture else "-").join(segments)
+    return text
+
+
+def _move_problem(board: Board, pending: _Pending, text: str, ply: int,
+                  exc: ShashkiError) -> str:
+    written = " ".join(pending.raw)
+    read_as = "" if text == written else f" (read as {text!r})"
+    legal = ", ".join(str(m) for m in board.legal_moves) or "none"
+    return (f"move {_move_label(ply)} {written!r} ({COLOR_NAMES[board.turn]} to move)"
+            f"{read_as}: {exc}; the legal moves were: {legal}")
+
+
 class _MovetextReader:
     """Reads one game's movetext from a _Source, replaying the moves on a Board."""
 
@@ -511,8 +611,10 @@ class _MovetextReader:
     line: Optional[int]
 
     def __init__(self, source: _Source, number: int, headers: Dict[str, str],
-                 forced: Optional[Variant], line: Optional[int]) -> None:
+                 forced: Optional[Variant], line: Optional[int], keep: bool = False) -> None:
         self.source = source
+        self.keep = keep           # variations are read (else skipped)
+        self.frames: List[_Frame] = []   # the open variations, innermost last, when kept
         self.number = number
         self.errors: List[InvalidPdnError] = []
         self.dead = False          # after an error, moves are no longer read
@@ -622,13 +724,19 @@ class _MovetextReader:
                 return False
             elif kind == "open":
                 self.depth += 1
+                if self.keep:
+                    self._open()
             elif kind == "close":
                 if self.depth == 0:
                     self.fail("')' without a variation '(' before it")
                 else:
                     self.depth -= 1
+                    if self.keep:
+                        self._close()
             elif self.depth:
-                continue  # inside a variation: skipped
+                if self.keep:
+                    self._variation_token(kind, token)
+                # else inside a variation: skipped
             elif kind == "result":
                 self._flush()
                 self.movetext_result = _RESULT_ALIASES.get(token, token)
@@ -709,29 +817,94 @@ class _MovetextReader:
         if pending is None or self.dead:
             return
         board = self.game._board
-        written = " ".join(pending.raw)
-        text = written
+        text = " ".join(pending.raw)
         try:
-            segments = pending.segments
-            converted = board.variant is ENGLISH and any(_ALGEBRAIC.fullmatch(s) for s in segments)
-            if converted:
-                segments = [_first_mover_square(s) if _ALGEBRAIC.fullmatch(s) else s
-                            for s in segments]
-            if converted or len(pending.raw) > 1:
-                text = ("x" if pending.capture else "-").join(segments)
+            text = _move_text(board, pending)
             move = board.parse_move(text)
         except ShashkiError as exc:
-            k = len(self.game._moves) + self.offset
-            label = f"{1 + k // 2}{'.' if k % 2 == 0 else '...'}"
-            read_as = "" if text == written else f" (read as {text!r})"
-            legal = ", ".join(str(m) for m in board.legal_moves) or "none"
-            self.errors.append(_error(
-                self.number, pending.line,
-                f"move {label} {written!r} ({COLOR_NAMES[board.turn]} to move){read_as}: "
-                f"{exc}; the legal moves were: {legal}"))
+            ply = len(self.game._moves) + self.offset
+            self.errors.append(_error(self.number, pending.line,
+                                      _move_problem(board, pending, text, ply, exc)))
             self.dead = True
             return
         self.game.add_move(move, " ".join(pending.comments), pending.nags)
+
+    # --- variations (kept) ------------------------------------------------------------------
+
+    def _open(self) -> None:
+        """A '(' : a line replacing the last move read (of the mainline or the enclosing
+        variation), replayed from the position before that move."""
+        parent = self.frames[-1] if self.frames else None
+        if parent is None:
+            self._flush()
+            moves: List[Move] = self.game._moves
+            board, owners, dead, ply = self.game._board, self.game.variations, self.dead, 0
+        else:
+            self._flush_frame(parent)
+            moves = parent.line
+            board, owners, dead, ply = parent.board, parent.line.variations, parent.dead, parent.ply
+        if not moves:
+            name = "a variation" if parent is None else f"a variation inside {parent.name}"
+            frame = _Frame(board, None, 0, name, True)
+            self.frames.append(frame)
+            if not dead:
+                self.errors.append(_error(
+                    self.number, self.line,
+                    f"{name} opens before any move; a variation '(' follows the move it "
+                    f"replaces"))
+            return
+        ply += len(moves) - 1 + (self.offset if parent is None else 0)
+        start = board.copy()
+        start.pop()
+        name = f"the variation replacing {_move_label(ply)} {moves[-1]} (line {self.line})"
+        if parent is not None:
+            name += f" inside {parent.name}"
+        self.frames.append(_Frame(start, owners[-1], ply, name, dead))
+
+    def _close(self) -> None:
+        frame = self.frames.pop()
+        self._flush_frame(frame)
+        if not frame.dead and frame.line and frame.owner is not None:
+            frame.owner.append(frame.line)
+
+    def _variation_token(self, kind: str, token: str) -> None:
+        frame = self.frames[-1]
+        if frame.dead:
+            return
+        if kind == "move":
+            if frame.pending is not None and frame.pending.continues_with(token):
+                frame.pending.extend(token)
+                return
+            self._flush_frame(frame)
+            if not frame.dead:
+                frame.pending = _Pending(token, self.line)
+        elif kind == "other":
+            self._fail_frame(frame, self.line,
+                             f"cannot read {token[:40]!r}; expected moves such as "
+                             f"{self._example()}, move numbers or comments")
+        # move numbers, NAGs and results inside a variation carry nothing kept
+
+    def _flush_frame(self, frame: _Frame) -> None:
+        pending, frame.pending = frame.pending, None
+        if pending is None or frame.dead:
+            return
+        text = " ".join(pending.raw)
+        try:
+            text = _move_text(frame.board, pending)
+            move = frame.board.parse_move(text)
+        except ShashkiError as exc:
+            ply = frame.ply + len(frame.line)
+            self._fail_frame(frame, pending.line,
+                             _move_problem(frame.board, pending, text, ply, exc))
+            return
+        frame.board.push(move)
+        frame.line.append(move)
+        frame.line.variations.append([])
+
+    def _fail_frame(self, frame: _Frame, line: Optional[int], message: str) -> None:
+        # the variation (and any inside it) is dropped; the mainline reads on
+        self.errors.append(_error(self.number, line, f"in {frame.name}: {message}"))
+        frame.dead = True
 
     def _note(self, comment: str) -> None:
         comment = " ".join(comment.split())
@@ -822,11 +995,40 @@ def _format_game(game: Game) -> str:
         words = _comment_words(game.comments[i]) if i < len(game.comments) else []
         tokens += words
         renumber = bool(words)
+        for line in game.variations[i] if i < len(game.variations) else []:
+            if line:
+                tokens += _variation_tokens(line, k)
+                renumber = True
     result = game.result
     tokens.append(result if result in RESULTS else "*")
     lines.append("")
     lines += _wrap(tokens)
     return "\n".join(lines)
+
+
+def _variation_tokens(line: List[Move], ply: int) -> List[str]:
+    """The tokens of a variation replacing the move at `ply` (counted from the first mover's
+    first move), its nested variations inside it: "(3... e7-d6", "4. c3-d4)"."""
+    tokens: List[str] = []
+    nested: List[List[Variation]] = getattr(line, "variations", [])
+    renumber = True
+    for j, move in enumerate(line):
+        k = ply + j
+        if k % 2 == 0:
+            tokens.append(f"{1 + k // 2}. {move}")
+        elif renumber:
+            tokens.append(f"{1 + k // 2}... {move}")
+        else:
+            tokens.append(str(move))
+        renumber = False
+        for sub in nested[j] if j < len(nested) else []:
+            if sub:
+                tokens += _variation_tokens(sub, k)
+                renumber = True
+    # the parentheses stay on the words they enclose, so a line never starts with ')'
+    tokens[0] = "(" + tokens[0]
+    tokens[-1] += ")"
+    return tokens
 
 
 def _wrap(tokens: List[str], width: int = LINE_WIDTH) -> List[str]:
