@@ -11,7 +11,9 @@ import shashki
 from perftfile import all_blocks
 
 DEFAULT_LIMIT = 30_000_000      # start positions to depth 9 and every small line
-DEEP_LIMIT = 3_000_000_000      # beyond this a line takes more than ~30 s on one core
+DEEP_LIMIT = 3_000_000_000      # beyond this a line is counted with the transposition table
+HASH_LIMIT = 200_000_000_000    # beyond this even the table takes too long (english paths 17)
+HASH_MB = 2048
 
 BLOCKS = all_blocks()
 
@@ -21,8 +23,8 @@ def _cases():
         for convention in ("perft", "paths"):
             for depth, count in sorted(getattr(block, convention).items()):
                 marks = []
-                if count > DEEP_LIMIT:
-                    marks = [pytest.mark.deep, pytest.mark.skip(reason="hours on one core")]
+                if count > HASH_LIMIT:
+                    marks = [pytest.mark.deep, pytest.mark.skip(reason="hours even with hash")]
                 elif count > DEFAULT_LIMIT:
                     marks = [pytest.mark.deep]
                 yield pytest.param(block, convention, depth, count, marks=marks,
@@ -44,7 +46,8 @@ def test_suite_files_found():
 def test_perft(block, convention, depth, count):
     board = shashki.Board(block.variant, block.fen)
     paths = convention == "paths"
-    got = board.perft(depth, paths=paths)
+    # the huge lines (deep marker only) need the table; the rest test the plain walk
+    got = board.perft(depth, paths=paths, hash_mb=HASH_MB if count > DEEP_LIMIT else 0)
     if got != count:
         # walk down to the shallowest depth that disagrees, and show its divide
         report = _divide_report(board, min(depth, 3), paths)
