@@ -146,6 +146,7 @@ class Engine:
             depth = 8
         max_depth = depth or MAX_DEPTH
         deadline = start + budget if budget is not None else 0.0
+        self._searcher.new_search()
         history, reversible = self._history(board)
         balance = board.draw_counters.balance_plies
         masks = board._masks()

@@ -58,7 +58,8 @@ ctypedef struct TTEntry:
     u64 captured        # the best move: origin, destination, captured squares
     int32_t score
     int8_t depth
-    uint8_t flag
+    uint8_t flag        # EXACT, LOWER or UPPER
+    uint8_t gen         # the search that stored it (Engine.gen)
     uint8_t frm
     uint8_t to
 
@@ -90,6 +91,7 @@ ctypedef struct Engine:
     int draw_plies      # plies without a man move or capture that draw (0: no such rule)
     int fmjd            # the FMJD-64 7.2.4-7.2.8 endgame draws (russian)
     int seldepth
+    uint8_t gen         # counts searches, so entries of earlier moves can be replaced
     int history[64][64]
     MoveId killers[MAXPLY][2]
     u64 keys[HISTORY_MAX + MAXPLY]
@@ -330,9 +332,12 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
             have_hash = True
     e.nkeys -= 1
 
-    # store: mate scores relative to this node
-    if depth > 0 or te.key != key:
+    # Store, mate scores relative to this node.  An entry of another position is replaced only
+    # by a search as deep or deeper, unless it is left over from an earlier move; quiescence
+    # nodes (depth 0) never push out a real search.
+    if te.key == key or te.gen != e.gen or (depth > 0 and depth >= te.depth):
         te.key = key
+        te.gen = e.gen
         te.depth = <int8_t>depth
         te.frm = hash_move.frm
         te.to = hash_move.to
@@ -395,6 +400,11 @@ cdef class Searcher:
         memset(self.e.tt, 0, (self.e.tt_mask + 1) * sizeof(TTEntry))
         memset(self.e.history, 0, sizeof(self.e.history))
         memset(self.e.killers, 0, sizeof(self.e.killers))
+
+    def new_search(self):
+        """Mark the start of the search of a new move: the table's entries from earlier moves
+        may then be replaced by shallower ones."""
+        self.e.gen = <uint8_t>(self.e.gen + 1)
 
     def stop(self):
         """Ask a running search to stop as soon as possible (thread-safe)."""
