@@ -221,3 +221,21 @@ def test_bad_perft_options_are_value_errors(kwargs):
     for depth in (3, 9):                     # the direct path and the split one
         with pytest.raises(ValueError):
             board.perft(depth, **kwargs)
+
+
+def test_every_block_holds_after_an_interrupted_and_resumed_run(tmp_path):
+    # each block's deepest line: stopped after its first finished task, then resumed
+    wrong = []
+    for i, (block, paths, depth, count) in enumerate(CASES):
+        board = shashki.Board(block.variant, block.fen)
+        path = tmp_path / f"{i}.ckpt"
+        try:
+            runner.run(board, depth, paths, jobs=1, checkpoint=path,
+                       progress=_interrupt_after(1))
+        except _Interrupt:
+            pass
+        result = runner.run(board, depth, paths, jobs=2, checkpoint=path)
+        if result.nodes != count or result.resumed < 1:
+            wrong.append(f"{block.id} paths={paths} depth {depth}: {result.nodes} != {count} "
+                         f"(resumed {result.resumed} of {result.tasks} tasks)")
+    assert not wrong, "\n".join(wrong)
