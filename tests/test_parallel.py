@@ -239,3 +239,9 @@ def test_every_block_holds_after_an_interrupted_and_resumed_run(tmp_path):
             wrong.append(f"{block.id} paths={paths} depth {depth}: {result.nodes} != {count} "
                          f"(resumed {result.resumed} of {result.tasks} tasks)")
     assert not wrong, "\n".join(wrong)
+
+
+def test_cli_version():
+    out = subprocess.run([sys.executable, "-m", "shashki", "--version"], capture_output=True,
+                         text=True, check=True).stdout
+    assert out.strip() == f"shashki {shashki.__version__}"

@@ -66,6 +66,8 @@ def _variant_names() -> List[str]:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="shashki", description="Draughts (checkers) rules on a fast Cython core.")
+    from . import __version__
+    parser.add_argument("--version", action="version", version=f"shashki {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     p = sub.add_parser("perft", help="count the leaves of the move tree",
