@@ -977,6 +977,17 @@ def _comment_words(comment: str) -> List[str]:
     return words
 
 
+def _numbered(move: Move, ply: int, renumber: bool) -> str:
+    """A move's token at `ply` (counted from the first mover's first move) with its number:
+    always before the first mover's move (a number stays on the line of its move), before the
+    second mover's when the line was broken by a comment or variation ("3... e7-d6")."""
+    if ply % 2 == 0:
+        return f"{1 + ply // 2}. {move}"
+    if renumber:
+        return f"{1 + ply // 2}... {move}"
+    return str(move)
+
+
 def _format_game(game: Game) -> str:
     lines = [f'[{name} "{_escape(value)}"]' for name, value in _header_items(game).items()]
     tokens = _comment_words(game.comment)
@@ -984,13 +995,7 @@ def _format_game(game: Game) -> str:
     renumber = True
     for i, move in enumerate(game._moves):
         k = i + offset
-        # a move number stays on the line of its move
-        if k % 2 == 0:
-            tokens.append(f"{1 + k // 2}. {move}")
-        elif renumber:
-            tokens.append(f"{1 + k // 2}... {move}")
-        else:
-            tokens.append(str(move))
+        tokens.append(_numbered(move, k, renumber))
         tokens += [f"${nag}" for nag in sorted(game.nags[i])]
         words = _comment_words(game.comments[i]) if i < len(game.comments) else []
         tokens += words
@@ -1014,12 +1019,7 @@ def _variation_tokens(line: List[Move], ply: int) -> List[str]:
     renumber = True
     for j, move in enumerate(line):
         k = ply + j
-        if k % 2 == 0:
-            tokens.append(f"{1 + k // 2}. {move}")
-        elif renumber:
-            tokens.append(f"{1 + k // 2}... {move}")
-        else:
-            tokens.append(str(move))
+        tokens.append(_numbered(move, k, renumber))
         renumber = False
         for sub in nested[j] if j < len(nested) else []:
             if sub:
