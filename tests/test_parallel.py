@@ -245,3 +245,22 @@ def test_cli_version():
     out = subprocess.run([sys.executable, "-m", "shashki", "--version"], capture_output=True,
                          text=True, check=True).stdout
     assert out.strip() == f"shashki {shashki.__version__}"
+
+
+def test_ray_executor():
+    # the recipe of shashki.perft's docstring; Ray is not a dependency, so this runs only
+    # where it is installed
+    ray = pytest.importorskip("ray")
+    import concurrent.futures
+
+    class RayExecutor(concurrent.futures.Executor):
+        def submit(self, fn, /, *args, **kwargs):
+            return ray.remote(fn).remote(*args, **kwargs).future()
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        board = shashki.Board("english")
+        assert board.perft(9, paths=True, executor=RayExecutor()) == 3963680
+        assert shashki.Board("russian").perft(8, executor=RayExecutor(), hash_mb=8) == 929899
+    finally:
+        ray.shutdown()

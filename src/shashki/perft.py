@@ -7,9 +7,18 @@ checkpoint so a long run can resume.
 
 `Board.perft` forwards here when asked for threads, a hash table, an executor or a
 checkpoint.  The kernels release the GIL, so threads of one process count in parallel; any
-`concurrent.futures.Executor` (a process pool, `dask.distributed.Client.get_executor()`, Ray's
-executor) runs the same tasks elsewhere: a task is a small picklable tuple, and `run_task` is
-the function each worker calls.
+`concurrent.futures.Executor` (a process pool, `dask.distributed.Client.get_executor()`)
+runs the same tasks elsewhere: a task is a small picklable tuple, and `run_task` is the
+function each worker calls.
+
+Ray has no Executor class of its own, but every Ray task gives a concurrent.futures.Future,
+so three lines make one (checked with Ray 2.60 on a local Ray instance)::
+
+    class RayExecutor(concurrent.futures.Executor):
+        def submit(self, fn, /, *args, **kwargs):
+            return ray.remote(fn).remote(*args, **kwargs).future()
+
+    board.perft(14, paths=True, executor=RayExecutor())
 """
 
 from __future__ import annotations
