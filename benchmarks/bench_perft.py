@@ -117,7 +117,7 @@ def scale(quick):
     for variant, depth, paths in cases:
         board = shashki.Board(variant)
         base = None
-        for label, kwargs in ((f"1 thread", {"jobs": 1}), (f"{jobs} threads", {"jobs": jobs}),
+        for label, kwargs in (("1 thread", {"jobs": 1}), (f"{jobs} threads", {"jobs": jobs}),
                               (f"{jobs} processes", {"processes": jobs})):
             start, cpu0 = time.perf_counter(), time.process_time()
             if "processes" in kwargs:

@@ -5,7 +5,6 @@ The 8x8 position strings and move numbers below were read off pydraughts 0.6.7 (
 has to satisfy; they are facts about that client, not outputs of shashki.hub.
 """
 
-import os
 import queue
 import re
 import stat

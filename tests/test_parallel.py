@@ -4,7 +4,6 @@ Every block of ../shared/perft is counted each way at its deepest line under LIM
 """
 
 import json
-import os
 import signal
 import subprocess
 import sys

@@ -24,7 +24,7 @@ from typing import (TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional,
 from . import squares as _sq
 from .errors import InvalidMoveError, InvalidSquareError
 from .move import Move
-from .variants import BLACK, WHITE, Variant
+from .variants import WHITE, Variant
 
 if TYPE_CHECKING:
     from .board import Board
