@@ -7,6 +7,8 @@ from hypothesis import strategies as st
 from shashki import BLACK, WHITE, Board, InvalidFenError, get_variant
 from shashki.fen import parse_fen, write_fen
 
+from mutation import mutated
+
 VARIANTS = ["russian", "giveaway", "brazilian", "italian", "english"]
 ALGEBRAIC = ["russian", "giveaway", "brazilian"]
 SETTINGS = settings(max_examples=150, deadline=None,
@@ -248,21 +250,9 @@ def test_fen_like_text_only_raises_invalid_fen(variant, text):
 def mutated_fens(draw):
     variant = draw(st.sampled_from(VARIANTS))
     v = get_variant(variant)
-    fen = list(write_fen(*draw(positions()), v))
-    for _ in range(draw(st.integers(1, 4))):
-        op = draw(st.sampled_from(["insert", "delete", "replace", "duplicate"]))
-        at = draw(st.integers(0, len(fen)))
-        char = draw(st.sampled_from(FEN_ALPHABET))
-        if op == "insert":
-            fen.insert(at, char)
-        elif fen and at < len(fen):
-            if op == "delete":
-                del fen[at]
-            elif op == "replace":
-                fen[at] = char
-            else:
-                fen[at:at] = fen[at:at + draw(st.integers(1, 6))]
-    return variant, "".join(fen)
+    fen = write_fen(*draw(positions()), v)
+    return variant, draw(mutated(fen, st.sampled_from(FEN_ALPHABET),
+                                 edits=("insert", "delete", "replace", "duplicate"), max_span=6))
 
 
 @settings(max_examples=300, deadline=None)

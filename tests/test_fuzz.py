@@ -13,6 +13,7 @@ import shashki
 from shashki import hub, pdn
 from shashki.errors import InvalidPdnError, ShashkiError
 
+from mutation import EDITS, mutated
 from perftfile import shared_dir
 
 VARIANTS = ["russian", "giveaway", "brazilian", "italian", "english"]
@@ -40,24 +41,11 @@ PIECES = ["[", "]", '"', "{", "}", "(", ")", ";", "%", "$", "!", "?", ".", "-", 
 
 @st.composite
 def mutated_games(draw):
-    text = draw(st.sampled_from(REAL_GAMES))
-    for _ in range(draw(st.integers(1, 6))):
-        at = draw(st.integers(0, len(text)))
-        op = draw(st.sampled_from(["insert", "delete", "replace", "duplicate", "cut"]))
-        piece = draw(st.one_of(st.sampled_from(PIECES),
-                               st.text(st.characters(exclude_categories=("Cs",)), max_size=3)))
-        span = draw(st.integers(1, 12))
-        if op == "insert":
-            text = text[:at] + piece + text[at:]
-        elif op == "delete":
-            text = text[:at] + text[at + span:]
-        elif op == "replace":
-            text = text[:at] + piece + text[at + len(piece):]
-        elif op == "duplicate":
-            text = text[:at] + text[at:at + span] + text[at:]
-        else:
-            text = text[:at]    # a file cut short
-    return text
+    pieces = st.one_of(st.sampled_from(PIECES),
+                       st.text(st.characters(exclude_categories=("Cs",)), max_size=3))
+    # "cut": a file cut short
+    return draw(mutated(draw(st.sampled_from(REAL_GAMES)), pieces, max_edits=6, edits=EDITS,
+                        max_span=12))
 
 
 def _read_leniently(handle):
@@ -136,19 +124,7 @@ HUB_ALPHABET = 'abcdefghopstvwxyz-=" 0123456789.WBKewb:\t'
 def hub_lines(draw):
     if draw(st.booleans()):
         return draw(st.text(max_size=60))
-    line = list(draw(st.sampled_from(HUB_LINES)))
-    for _ in range(draw(st.integers(1, 4))):
-        at = draw(st.integers(0, len(line)))
-        op = draw(st.sampled_from(["insert", "delete", "replace"]))
-        char = draw(st.sampled_from(HUB_ALPHABET))
-        if op == "insert":
-            line.insert(at, char)
-        elif at < len(line):
-            if op == "delete":
-                del line[at]
-            else:
-                line[at] = char
-    return "".join(line)
+    return draw(mutated(draw(st.sampled_from(HUB_LINES)), st.sampled_from(HUB_ALPHABET)))
 
 
 def _command(line):

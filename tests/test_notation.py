@@ -12,6 +12,8 @@ from shashki import (AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveErr
                      get_variant)
 from shashki.fen import write_fen
 
+from mutation import mutated
+
 VARIANTS = ["russian", "giveaway", "brazilian", "italian", "english"]
 ALGEBRAIC = ["russian", "giveaway", "brazilian"]
 SETTINGS = settings(max_examples=120, deadline=None,
@@ -395,16 +397,5 @@ def test_move_like_text_raises_only_move_errors(board, text):
 @given(board=played_boards(), data=st.data())
 def test_mutated_move_text_raises_only_move_errors(board, data):
     moves = list(board.legal_moves)
-    text = list(str(data.draw(st.sampled_from(moves)))) if moves else list("c3-d4")
-    for _ in range(data.draw(st.integers(1, 3))):
-        at = data.draw(st.integers(0, len(text)))
-        char = data.draw(st.sampled_from(MOVE_ALPHABET))
-        op = data.draw(st.sampled_from(["insert", "delete", "replace"]))
-        if op == "insert":
-            text.insert(at, char)
-        elif at < len(text):
-            if op == "delete":
-                del text[at]
-            else:
-                text[at] = char
-    check_text(board, "".join(text))
+    text = str(data.draw(st.sampled_from(moves))) if moves else "c3-d4"
+    check_text(board, data.draw(mutated(text, st.sampled_from(MOVE_ALPHABET), max_edits=3)))
