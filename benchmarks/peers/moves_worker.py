@@ -46,6 +46,8 @@ from importlib.metadata import version
 # module level, so adding it back for them is safe.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from jsonlines import serve  # noqa: E402
+
 DARK = [(f, r) for r in range(8) for f in range(8) if (f + r) % 2 == 0]
 DARK_MIRRORED = [(f, r) for r in range(8) for f in range(8) if (f + r) % 2 == 1]
 
@@ -169,16 +171,7 @@ def main() -> int:
     except Exception as exc:  # report, don't traceback: the caller parses stdout
         print(json.dumps({"error": f"{type(exc).__name__}: {exc}"}), flush=True)
         return 1
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        try:
-            reply = handle(adapter, json.loads(line))
-        except Exception as exc:  # one bad position must not end the session
-            reply = {"error": f"{type(exc).__name__}: {exc}"}
-        sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
-    return 0
+    return serve(lambda req: handle(adapter, req))
 
 
 if __name__ == "__main__":

@@ -44,13 +44,17 @@ actual time per move instead of assuming it.
 
 from __future__ import annotations
 
-import json
+import os
 import platform
 import sys
 import time
 from importlib.metadata import version
 
 from loguru import logger
+
+# -I keeps the script's folder off sys.path; the shared loop lives there (stdlib only)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from jsonlines import Quit, serve  # noqa: E402
 
 PEER = "py-draughts"
 BOARDS = {"russian": "draughts.boards.russian", "brazilian": "draughts.boards.brazilian"}
@@ -170,32 +174,25 @@ def main() -> int:
     logger.add(depth_log, level="DEBUG", format="{message}",
                filter=lambda record: record["message"].startswith("Depth "))
     game = None
-    for line in sys.stdin:
-        line = line.strip()
-        if not line:
-            continue
-        try:
-            req = json.loads(line)
-            cmd = req.get("cmd")
-            if cmd == "quit":
-                break
-            if cmd == "info":
-                reply = {"peer": PEER, "version": version(PEER),
-                         "python": platform.python_version(), "variants": sorted(BOARDS)}
-            elif cmd == "new":
-                game = Game(req)
-                reply = {"ok": True}
-            elif cmd == "go":
-                if game is None:
-                    raise ValueError("'go' before 'new'")
-                reply = game.go(req, depth_log)
-            else:
-                raise ValueError(f"unknown cmd {cmd!r}; expected new, go, info or quit")
-        except Exception as exc:  # report, don't die: the caller decides
-            reply = {"error": f"{type(exc).__name__}: {exc}"}
-        sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
-    return 0
+
+    def handle(req):
+        nonlocal game
+        cmd = req.get("cmd")
+        if cmd == "quit":
+            raise Quit
+        if cmd == "info":
+            return {"peer": PEER, "version": version(PEER),
+                    "python": platform.python_version(), "variants": sorted(BOARDS)}
+        if cmd == "new":
+            game = Game(req)
+            return {"ok": True}
+        if cmd == "go":
+            if game is None:
+                raise ValueError("'go' before 'new'")
+            return game.go(req, depth_log)
+        raise ValueError(f"unknown cmd {cmd!r}; expected new, go, info or quit")
+
+    return serve(handle)
 
 
 if __name__ == "__main__":
