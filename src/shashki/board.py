@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, List, Optional, Tup
 from . import notation as _notation
 from . import outcome as _outcome
 from . import squares as _sq
-from ._core import movegen as _movegen
 from ._core import perft as _perft
 from .errors import IllegalMoveError, InvalidMoveError, InvalidVariantError
 from .fen import parse_fen, write_fen
@@ -176,7 +175,7 @@ class Board:
 
     def _generate(self) -> _Cache:
         try:
-            raw = _movegen.legal_moves(*self._masks(), self.variant.rules)
+            raw = self.variant.rules.legal_moves(*self._masks())
         except OverflowError:  # pragma: no cover - no legal 8x8 position has that many moves
             raise IllegalMoveError("position has more legal moves than shashki can list")
         texts = _notation.move_texts(raw, self.variant)
@@ -265,7 +264,7 @@ class Board:
         self._stack.append((self._masks(), self._cache, self._counters))
         man_moved = not self._kings >> move.origin & 1
         self.move_stack.append(move)
-        self._white, self._black, self._kings, self._turn = _movegen.apply_move(
+        self._white, self._black, self._kings, self._turn = self.variant.rules.apply_move(
             *self._masks(), move.origin, move.destination, move.captured_mask, move.promotion)
         self._cache = None
         self._counters = _outcome.counters_after(self._counters, move, man_moved, self._white,
@@ -356,7 +355,7 @@ class Board:
             return {}
         out: Dict[Move, int] = {}
         for move in self._legal():
-            child = _movegen.apply_move(*self._masks(), move.origin, move.destination,
+            child = self.variant.rules.apply_move(*self._masks(), move.origin, move.destination,
                                         move.captured_mask, move.promotion)
             count = _perft.perft(*child, self.variant.rules, depth - 1, paths)
             out[move] = count * move.routes if paths else count

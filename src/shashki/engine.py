@@ -195,7 +195,7 @@ class Engine:
             piece = replay.piece_at(move.origin)
             if move.is_capture or (piece is not None and not piece[1]):
                 break
-            keys.append(_search.position_key(*replay._masks()))
+            keys.append(_search.position_key(*replay._masks(), self.variant.rules))
         keys.reverse()
         return keys, len(keys)
 

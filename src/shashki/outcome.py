@@ -52,7 +52,6 @@ from typing import (TYPE_CHECKING, Dict, FrozenSet, Iterator, List, NamedTuple, 
                     Sequence, Tuple)
 
 from . import squares as _sq
-from ._core import movegen as _movegen
 from .variants import BLACK, WHITE
 
 if TYPE_CHECKING:
@@ -268,7 +267,8 @@ def _repetition_about_to_appear(board: Board) -> bool:
     for move in board._legal():
         if move.is_capture or not board._kings >> move.origin & 1:
             continue    # irreversible: the position after it is new
-        child = _movegen.apply_move(*masks, move.origin, move.destination, 0, move.promotion)
+        child = board.variant.rules.apply_move(*masks, move.origin, move.destination, 0,
+                                               move.promotion)
         if repetitions(child, stack, counters.halfmove_clock + 1, 3) >= 3:
             return True
     return False

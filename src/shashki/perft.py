@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from typing import (TYPE_CHECKING, Any, Callable, Dict, Hashable, List, Mapping, Optional,
                     Sequence, TextIO, Tuple, Union)
 
-from ._core import movegen as _movegen
 from ._core import perft as _perft
 from .errors import ShashkiError
 from .notation import move_texts
@@ -99,11 +98,11 @@ def split(board: Board, depth: int, paths: bool = False, min_tasks: int = 32,
 def _child_tasks(variant: Variant, prefix: Tuple[str, ...], masks: Masks, remaining: int,
                  weight: int, paths: bool) -> List[_Node]:
     # straight from the core: no Board is needed to expand the tree
-    raw = _movegen.legal_moves(*masks, variant.rules)
+    raw = variant.rules.legal_moves(*masks)
     out: List[_Node] = []
     for (origin, dest, captured, routes, promote, _, _), text in zip(
             raw, move_texts(raw, variant)):
-        child = _movegen.apply_move(*masks, origin, dest, captured, promote)
+        child = variant.rules.apply_move(*masks, origin, dest, captured, promote)
         out.append((prefix + (text,), child, remaining - 1,
                     weight * routes if paths else weight))
     return out

@@ -5,12 +5,16 @@ Adding a game means adding a record here, not code elsewhere.  See ../shared/RUL
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
-from typing import Dict, Tuple, Union
+from typing import TYPE_CHECKING, Dict, Tuple, Union
 
 from . import squares as _sq
-from ._core.movegen import RuleSet
 from .errors import InvalidVariantError
+from .geometry import EIGHT, Geometry
+
+if TYPE_CHECKING:
+    from ._core.movegen import Kernel
 
 WHITE = 0
 BLACK = 1
@@ -46,14 +50,37 @@ class Variant:
     no_progress_limit: int = 0
     #: the FMJD-64 endgame draw rules 7.2.4-7.2.8 (russian; optional in brazilian)
     fmjd_endgame_rules: bool = False
-    rules: RuleSet = field(init=False, repr=False, compare=False)
+    geometry: Geometry = field(default=EIGHT, repr=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "rules", RuleSet(
-            self.name, flying_kings=self.flying_kings,
-            men_capture_backward=self.men_capture_backward,
-            men_capture_kings=self.men_capture_kings,
-            promotion=self.promotion, precedence=self.precedence))
+    def kernel_constants(self) -> Dict[str, int]:
+        """The game's move rules and geometry as the compile-time constants of its kernel
+        (shashki/_core/kernel.pxi); setup.py writes them into the kernel's module."""
+        g = self.geometry
+        prec = _PRECEDENCE_KEYS[self.precedence]
+        return {
+            "K_W": g.width, "K_ROWS": g.rows, "K_BOARD": g.board_mask,
+            "K_ROW_TOP": g.row_mask(g.rows - 1), "K_ROW_BOTTOM": g.row_mask(0),
+            "K_FLYING": int(self.flying_kings), "K_MEN_BACK": int(self.men_capture_backward),
+            "K_MEN_TAKE_KINGS": int(self.men_capture_kings),
+            "K_PROMO": _PROMOTIONS[self.promotion],
+            "K_PREC_MEN": prec[0], "K_PREC_KINGS": prec[1], "K_PREC_BY_KING": prec[2],
+            "K_PREC_NKINGS": prec[3], "K_PREC_ORDER": prec[4],
+        }
+
+    @property
+    def kernel_name(self) -> str:
+        """The compiled kernel this game plays with: named after the first game with the same
+        move rules and geometry (giveaway moves as russian does, so it uses russian's)."""
+        constants = self.kernel_constants()
+        return next(v.name for v in VARIANTS if v.kernel_constants() == constants)
+
+    @property
+    def rules(self) -> Kernel:
+        """The compiled kernel of the game (shashki._core.movegen.Kernel), loaded on first use."""
+        kernel = _KERNELS.get(self.name)
+        if kernel is None:
+            kernel = _KERNELS[self.name] = _load_kernel(self.kernel_name)
+        return kernel
 
     @property
     def numeric(self) -> bool:
@@ -78,6 +105,22 @@ class Variant:
         """The mask of the row where men of `color` are crowned."""
         return 0xF0000000 if color == WHITE else 0x0000000F
 
+
+# the kernel's encodings of `promotion` and `precedence` (shashki/_core/kernel.pxi)
+_PROMOTIONS = {"king": 0, "man": 1, "stop": 2}
+# (weight of a man taken, of a king taken, by a king first, most kings, kings met first)
+_PRECEDENCE_KEYS = {"free": (0, 0, 0, 0, 0), "majority": (1, 1, 0, 0, 0),
+                    "italian": (1, 1, 1, 1, 1)}
+# the kernel of each game, by game name, once loaded
+_KERNELS: Dict[str, Kernel] = {}
+
+
+def _load_kernel(name: str) -> Kernel:
+    from ._core.movegen import Kernel  # the compiled core, on first use of a game's rules
+    for kernel in _KERNELS.values():
+        if kernel.name == name:
+            return kernel
+    return Kernel(name, importlib.import_module(f"shashki._core.kernels.{name}").ops)
 
 _ALGEBRAIC_START = ("W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:"
                     "Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8")
@@ -120,6 +163,11 @@ ENGLISH = Variant(
     start_fen="B:W21-32:B1-12", kings_only_limit=0, no_progress_limit=40)
 
 VARIANTS = (RUSSIAN, GIVEAWAY, BRAZILIAN, ITALIAN, ENGLISH)
+
+
+def kernels() -> Dict[str, Dict[str, int]]:
+    """Every compiled kernel: its name and compile-time constants (what setup.py builds)."""
+    return {v.kernel_name: v.kernel_constants() for v in VARIANTS}
 
 _BY_NAME: Dict[str, Variant] = {}
 for _v in VARIANTS:

@@ -1,14 +1,13 @@
-from .board cimport Position, Rules, Move, MoveList, u64
+from .kernel cimport Position, KernelOps, u64
 
-cdef void gen_captures(const Position *p, const Rules *r, MoveList *ml) noexcept nogil
-cdef void gen_moves(const Position *p, const Rules *r, MoveList *ml) noexcept nogil
-cdef u64 count_moves(const Position *p, const Rules *r, bint paths) noexcept nogil
-cdef u64 zobrist(const Position *p) noexcept nogil
-cdef u64 key_after(u64 key, const Position *p, const Move *m) noexcept nogil
-
-cdef class RuleSet:
-    cdef Rules c
+cdef class Kernel:
+    cdef const KernelOps *ops
     cdef readonly str name
+    cdef readonly int squares       # playable squares: 32 on 8x8, 50 on 10x10
+    cdef int bit[64]                # square -> ghost bit
+    cdef int square[64]             # ghost bit -> square (-1 for a ghost bit)
 
-cdef int position_from_masks(Position *p, object white, object black, object kings,
-                             object turn) except -1
+    cdef u64 to_ghost(self, unsigned long long mask) noexcept nogil
+    cdef unsigned long long from_ghost(self, u64 mask) noexcept nogil
+    cdef int position(self, Position *p, object white, object black, object kings,
+                      object turn) except -1

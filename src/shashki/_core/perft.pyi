@@ -2,7 +2,7 @@
 
 from typing import Optional
 
-from .movegen import RuleSet
+from .movegen import Kernel
 
 class PerftTable:
     """A transposition table for perft of `size_mb` MiB (rounded down to a power of two)."""
@@ -11,7 +11,7 @@ class PerftTable:
     def size_bytes(self) -> int: ...
     @property
     def owner(self) -> Optional[str]: ...
-    def __new__(cls, size_mb: float) -> PerftTable: ...
+    def __new__(cls, size_mb: float, shared: bool = True) -> PerftTable: ...
     def clear(self) -> None: ...
 
 def perft(
@@ -19,9 +19,8 @@ def perft(
     black: int,
     kings: int,
     turn: int,
-    rules: RuleSet,
+    rules: Kernel,
     depth: int,
     paths: bool = False,
     table: Optional[PerftTable] = None,
 ) -> int: ...
-def zobrist_key(white: int, black: int, kings: int, turn: int) -> int: ...

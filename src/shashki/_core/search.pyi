@@ -2,7 +2,7 @@
 
 from typing import Iterable, List, Tuple
 
-from .movegen import RuleSet
+from .movegen import Kernel
 
 # (origin, destination, captured mask) of each move of the principal variation
 _PvMove = Tuple[int, int, int]
@@ -17,7 +17,7 @@ class Searcher:
     def hash_bytes(self) -> int: ...
     def __new__(
         cls,
-        rules: RuleSet,
+        rules: Kernel,
         hash_mb: int = 16,
         *,
         man: int = 100,
@@ -48,4 +48,4 @@ class Searcher:
     ) -> Tuple[int, List[_PvMove], int, int, bool]: ...
 
 def now_seconds() -> float: ...
-def position_key(white: int, black: int, kings: int, turn: int) -> int: ...
+def position_key(white: int, black: int, kings: int, turn: int, rules: Kernel) -> int: ...

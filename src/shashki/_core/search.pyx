@@ -18,9 +18,8 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.string cimport memset
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t
 
-from .board cimport (u64, WHITE, BLACK, Position, Move, MoveList, Rules, ROW1, ROW8,
-                     make_move, popcount, ctz, square_of, from_ghost)
-from .movegen cimport RuleSet, gen_moves, zobrist, key_after, position_from_masks
+from .kernel cimport u64, WHITE, BLACK, Position, Move, MoveList, KernelOps, make_move, popcount, ctz
+from .movegen cimport Kernel
 
 cdef extern from *:
     """
@@ -53,6 +52,62 @@ cdef enum:
     UPPER = 2
 
 
+# --- Zobrist keys: one per (colour, man/king, bit), and one for Black to move ----------------------
+
+cdef u64 ZOBRIST[2][2][64]
+cdef u64 ZSIDE
+
+
+cdef u64 splitmix64(u64 *state) noexcept nogil:
+    # a fixed seed: keys are the same in every process
+    state[0] += 0x9E3779B97F4A7C15ULL
+    cdef u64 z = state[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef void init_zobrist() noexcept nogil:
+    global ZSIDE
+    cdef u64 state = 0x53484153484B4921ULL
+    cdef int c, k, s
+    for c in range(2):
+        for k in range(2):
+            for s in range(64):
+                ZOBRIST[c][k][s] = splitmix64(&state)
+    ZSIDE = splitmix64(&state)
+
+
+init_zobrist()
+
+
+cdef u64 zobrist(const Position *p) noexcept nogil:
+    cdef u64 key = ZSIDE if p.turn else 0
+    cdef u64 b
+    cdef int c, s
+    for c in range(2):
+        b = p.pieces[c]
+        while b:
+            s = ctz(b)
+            b &= b - 1
+            key ^= ZOBRIST[c][(p.kings >> s) & 1][s]
+    return key
+
+
+cdef u64 key_after(u64 key, const Position *p, const Move *m) noexcept nogil:
+    cdef int us = p.turn
+    cdef int them = us ^ 1
+    cdef int was_king = (p.kings >> m.frm) & 1
+    cdef u64 cap = m.captured
+    cdef int s
+    key ^= ZOBRIST[us][was_king][m.frm] ^ ZOBRIST[us][was_king | m.promote][m.to] ^ ZSIDE
+    while cap:
+        s = ctz(cap)
+        cap &= cap - 1
+        key ^= ZOBRIST[them][(p.kings >> s) & 1][s]
+    return key
+
+
 ctypedef struct TTEntry:
     u64 key
     u64 captured        # the best move: origin, destination, captured squares
@@ -80,7 +135,7 @@ ctypedef struct Eval:
 
 
 ctypedef struct Engine:
-    const Rules *r
+    const KernelOps *ops
     Eval ev
     TTEntry *tt
     u64 tt_mask
@@ -121,7 +176,7 @@ cdef int side_score(const Eval *ev, u64 own, u64 kings, int color) noexcept nogi
     for r in range(1, 7):
         rows = r if color == WHITE else 7 - r
         score += ev.advance * rows * popcount(men & ROWS[r])
-    score += ev.back_rank * popcount(men & (ROW1 if color == WHITE else ROW8))
+    score += ev.back_rank * popcount(men & ROWS[0 if color == WHITE else 7])
     score += ev.centre * popcount(own & CENTRE)
     return score
 
@@ -225,8 +280,7 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
     if ply >= MAXPLY - 1:
         return evaluate(e, p)
 
-    ml.paths = NULL
-    gen_moves(p, e.r, &ml)
+    e.ops.moves(p, &ml)
     if ml.n == 0:
         # no legal move: the side to move has lost (won, in giveaway); sooner is bigger
         return WIN - ply if e.ev.reversed else ply - WIN
@@ -358,10 +412,10 @@ cdef class Searcher:
     `search()` releases the GIL; `stop()` may be called from another thread meanwhile.
     """
     cdef Engine *e
-    cdef RuleSet rules
+    cdef Kernel rules
     cdef readonly u64 hash_bytes
 
-    def __cinit__(self, RuleSet rules not None, int hash_mb=16, *, int man=100, int king=300,
+    def __cinit__(self, Kernel rules not None, int hash_mb=16, *, int man=100, int king=300,
                   int advance=3, int back_rank=6, int centre=4, bint reversed=False,
                   int draw_plies=0, bint fmjd_draws=False):
         cdef u64 n = 1
@@ -379,7 +433,7 @@ cdef class Searcher:
         self.e.tt_mask = n - 1
         self.hash_bytes = n * sizeof(TTEntry)
         self.rules = rules
-        self.e.r = &rules.c
+        self.e.ops = rules.ops
         self.e.ev.man = man
         self.e.ev.king = king
         self.e.ev.advance = advance
@@ -412,7 +466,7 @@ cdef class Searcher:
 
     def evaluate(self, white, black, kings, turn):
         cdef Position p
-        position_from_masks(&p, white, black, kings, turn)
+        self.rules.position(&p, white, black, kings, turn)
         return evaluate(self.e, &p)
 
     def search(self, white, black, kings, turn, int depth, history=(), int reversible=0,
@@ -428,7 +482,7 @@ cdef class Searcher:
         cdef Position p
         cdef int score, i
         cdef u64 key
-        position_from_masks(&p, white, black, kings, turn)
+        self.rules.position(&p, white, black, kings, turn)
         if not 1 <= depth < MAXPLY - 10:
             raise ValueError(f"search depth must be 1..{MAXPLY - 11}, not {depth}")
         keys = list(history)[-HISTORY_MAX:]
@@ -445,8 +499,8 @@ cdef class Searcher:
         with nogil:
             score = search(self.e, &p, key, depth, -INF, INF, 0, reversible, balance)
         completed = not self.e.stop
-        pv = [(square_of(self.e.pv[0][i].frm), square_of(self.e.pv[0][i].to),
-               from_ghost(self.e.pv[0][i].captured)) for i in range(self.e.pv_len[0])]
+        pv = [(self.rules.square[self.e.pv[0][i].frm], self.rules.square[self.e.pv[0][i].to],
+               self.rules.from_ghost(self.e.pv[0][i].captured)) for i in range(self.e.pv_len[0])]
         return score, pv, self.e.nodes, self.e.seldepth, completed
 
 
@@ -455,9 +509,9 @@ def now_seconds():
     return now()
 
 
-def position_key(white, black, kings, turn):
+def position_key(white, black, kings, turn, Kernel rules not None):
     cdef Position p
-    position_from_masks(&p, white, black, kings, turn)
+    rules.position(&p, white, black, kings, turn)
     return zobrist(&p)
 
 

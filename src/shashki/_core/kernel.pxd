@@ -1,0 +1,189 @@
+# The C types every kernel shares: bitboards, positions, moves, the perft table, and the table
+# of entry points a compiled kernel exports.
+#
+# Geometry: the squares of a board W squares wide (4 on 8x8, 5 on 10x10) live in a 64-bit word
+# with one "ghost" bit after every second row (as in Scan), so that every diagonal step is the
+# same shift everywhere.  On 8x8 (W = 4):
+#
+#     rank 8:   32 33 34 35        (b8 d8 f8 h8)
+#     rank 7: 27 28 29 30  [31]    (a7 c7 e7 g7)
+#     rank 6:    23 24 25 26
+#     rank 5: 18 19 20 21  [22]
+#     rank 4:    14 15 16 17
+#     rank 3:  9 10 11 12  [13]
+#     rank 2:     5  6  7  8
+#     rank 1:  0  1  2  3   [4]    (a1 c1 e1 g1)
+#
+# North-east is +(W+1), north-west +W, south-east -W, south-west -(W+1).  A step off the side
+# lands on a ghost bit and a step off the top or bottom leaves the board's bits, so "& empty"
+# removes every step that leaves the board: no edge masks are needed.  10x10 is the same with
+# W = 5 (55 bits).  White is the side on the low rows and moves north; Black moves south.
+#
+# Nothing here depends on one game: a kernel (kernel.pxi) is compiled once per rules record,
+# with the record's rules and geometry as compile-time constants, and exports a KernelOps.
+
+from libc.stdint cimport uint64_t, uint32_t, uint8_t
+
+ctypedef uint64_t u64
+
+cdef enum:
+    WHITE = 0
+    BLACK = 1
+    # Distinct moves of one position.  Quiet moves are at most 20 kings x 17 squares on 10x10;
+    # a kernel flags a list that would overflow (never writes past it) and the callers raise.
+    MAXMOVES = 512
+    MAXPATH = 24        # captures in one move: at most the 20 pieces of the other side
+
+# how a man that reaches the far row in the middle of a capture goes on
+cdef enum Promotion:
+    PROMO_KING = 0      # crowned at once, goes on capturing as a king (russian)
+    PROMO_MAN = 1       # goes on as a man, crowned only if the move ends there (brazilian)
+    PROMO_STOP = 2      # the move ends and the man is crowned (italian, english)
+
+ctypedef struct Position:
+    u64 pieces[2]           # all pieces of White, of Black (ghost layout)
+    u64 kings               # kings of both colours
+    int turn                # WHITE or BLACK
+
+ctypedef struct Move:
+    # Making a move is three masks: own ^= ft, theirs &= ~captured, kings = (kings & ~captured)
+    # ^ kx.  ft is 0 when a king's capture ends on its own origin square.
+    u64 ft                  # origin bit ^ destination bit
+    u64 captured            # squares taken (ghost layout)
+    u64 kx                  # kings-mask change: ft for a king's move, the destination bit
+                            # for a man crowned by the move, else 0
+    uint32_t routes         # routes with distinct order of captures (keep-duplicates count)
+    uint8_t frm             # bit index of origin
+    uint8_t to              # bit index of destination
+    uint8_t ncapt           # number of pieces captured
+    uint8_t promote         # a man is crowned by this move
+
+ctypedef struct Route:
+    uint8_t n               # number of captures
+    uint8_t land[MAXPATH]   # landing square after each capture (bit index)
+    uint8_t took[MAXPATH]   # square captured at each step (bit index)
+
+ctypedef struct MoveList:
+    int n
+    int overflow            # a move did not fit: the list is incomplete
+    # Routing mode only: one route per move (the first found), or with `merge` = 0 every
+    # route as a move of its own (to match a route the user wrote against the real ones)
+    Route *routes
+    int merge
+    Move moves[MAXMOVES]
+
+
+# --- the perft table ---------------------------------------------------------------------------
+
+ctypedef struct PerftEntry:
+    u64 white               # bits 0-55: white pieces; bits 56-63: depth (0 = empty slot)
+    u64 black               # bits 0-55: black pieces; bit 63: Black to move
+    u64 kings
+    u64 count
+
+ctypedef struct PerftBucket:
+    PerftEntry slot[2]      # 0: deepest entry kept; 1: always replaced.  One cache line.
+
+ctypedef struct PerftTable:
+    PerftBucket *buckets
+    char *locks             # one spinlock per bucket, or NULL: a table used by one thread
+    u64 mask
+
+
+# --- what a compiled kernel exports --------------------------------------------------------------
+
+ctypedef struct KernelOps:
+    int width               # squares per row
+    int rows
+    u64 board               # the playable bits
+    u64 promotion[2]        # the row where White's, Black's men are crowned
+    # every legal move, merged by (origin, destination, captured set), routes counted
+    void (*moves)(const Position *p, MoveList *ml) noexcept nogil
+    # the same, with the route of each move in ml.routes (which the caller provides)
+    void (*routes)(const Position *p, MoveList *ml) noexcept nogil
+    # the number of legal moves (unique) or routes (not unique), listing none; sets *overflow
+    # when there were too many captures to tell their moves apart (the count is then wrong)
+    u64 (*count)(const Position *p, bint unique, int *overflow) noexcept nogil
+    # whether the side to move must capture
+    bint (*must_capture)(const Position *p) noexcept nogil
+    # leaves of the tree `depth` plies deep (depth >= 1); with a table when tt is not NULL.
+    # Sets *overflow when a move list overflowed (the count is then wrong).
+    u64 (*perft)(const Position *p, int depth, bint unique, PerftTable *tt,
+                 int *overflow) noexcept nogil
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static __inline int shashki_popcount(unsigned __int64 x) { return (int)__popcnt64(x); }
+    static __inline int shashki_ctz(unsigned __int64 x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+    static __inline void shashki_lock(volatile char *l) { while (_InterlockedExchange8(l, 1)) { } }
+    static __inline void shashki_unlock(volatile char *l) { _InterlockedExchange8(l, 0); }
+    #else
+    #define shashki_popcount(x) __builtin_popcountll(x)
+    #define shashki_ctz(x) __builtin_ctzll(x)
+    static inline void shashki_lock(volatile char *l) {
+        while (__atomic_test_and_set((void *)l, __ATOMIC_ACQUIRE)) { }
+    }
+    static inline void shashki_unlock(volatile char *l) { __atomic_clear((void *)l, __ATOMIC_RELEASE); }
+    #endif
+    """
+    int popcount "shashki_popcount"(u64 x) noexcept nogil
+    int ctz "shashki_ctz"(u64 x) noexcept nogil    # x must not be 0
+    void lock "shashki_lock"(volatile char *l) noexcept nogil
+    void unlock "shashki_unlock"(volatile char *l) noexcept nogil
+
+
+cdef inline void make_move(Position *dst, const Position *src, const Move *m) noexcept nogil:
+    cdef int us = src.turn
+    dst.pieces[us] = src.pieces[us] ^ m.ft
+    dst.pieces[us ^ 1] = src.pieces[us ^ 1] & ~m.captured
+    dst.kings = (src.kings & ~m.captured) ^ m.kx
+    dst.turn = us ^ 1
+
+
+cdef inline u64 position_hash(const Position *p, int depth) noexcept nogil:
+    # a multiplicative mix of the whole position (no incremental key to keep up to date)
+    cdef u64 h = p.pieces[0] * 0x9E3779B97F4A7C15ULL
+    h ^= (p.pieces[1] + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL
+    h ^= (p.kings ^ ((<u64>depth) << 56) ^ (<u64>p.turn << 63)) * 0x165667B19E3779F9ULL
+    h ^= h >> 29
+    h *= 0xBF58476D1CE4E5B9ULL
+    return h ^ (h >> 32)
+
+
+cdef inline bint tt_probe(PerftTable *tt, const Position *p, int depth, u64 *count) noexcept nogil:
+    cdef u64 i = position_hash(p, depth) & tt.mask
+    cdef PerftBucket *b = &tt.buckets[i]
+    cdef u64 w = p.pieces[0] | ((<u64>depth) << 56)
+    cdef u64 bl = p.pieces[1] | ((<u64>p.turn) << 63)
+    cdef int j
+    cdef bint hit = False
+    if tt.locks != NULL:
+        lock(&tt.locks[i])
+    for j in range(2):
+        if b.slot[j].white == w and b.slot[j].black == bl and b.slot[j].kings == p.kings:
+            count[0] = b.slot[j].count
+            hit = True
+            break
+    if tt.locks != NULL:
+        unlock(&tt.locks[i])
+    return hit
+
+
+cdef inline void tt_store(PerftTable *tt, const Position *p, int depth, u64 count) noexcept nogil:
+    cdef u64 i = position_hash(p, depth) & tt.mask
+    cdef PerftBucket *b = &tt.buckets[i]
+    cdef int j
+    if tt.locks != NULL:
+        lock(&tt.locks[i])
+    j = 0 if <int>(b.slot[0].white >> 56) <= depth else 1
+    b.slot[j].white = p.pieces[0] | ((<u64>depth) << 56)
+    b.slot[j].black = p.pieces[1] | ((<u64>p.turn) << 63)
+    b.slot[j].kings = p.kings
+    b.slot[j].count = count
+    if tt.locks != NULL:
+        unlock(&tt.locks[i])

@@ -1,0 +1,587 @@
+# The move generator and perft of one game, written once for every game.
+#
+# This file is included by each generated module in _core/kernels/ (setup.py writes them from
+# the rules records of shashki.variants).  That module defines, as C macros, the game's rules
+# and geometry (the K_* names below) before including this file, so every rule is a constant
+# to the C compiler: the branches of the other games and every runtime choice of shift
+# disappear, and each kernel is as plain as a program written for its game alone.
+#
+# Two more things are fixed at compile time through fused types: the side to move (a `Side`
+# tag, so the men's directions and the promotion row are constants) and what the capture
+# search does with a finished capture (a `Mode` tag):
+#
+#   Counting   count it (the last ply of perft: no list is built)
+#   Listing    add it to a move list, merged by (origin, destination, captured set)
+#   Routing    the same, and record its route (landing and captured squares in order)
+
+from libc.stdint cimport uint8_t, uint32_t
+from cpython.pycapsule cimport PyCapsule_New
+from ..kernel cimport (u64, WHITE, BLACK, MAXMOVES, MAXPATH, PROMO_KING, PROMO_MAN, PROMO_STOP,
+                      Position, Move, Route, MoveList, PerftTable, KernelOps, popcount, ctz,
+                      make_move, position_hash, tt_probe, tt_store)
+
+cdef extern from *:
+    # the rules record and the geometry (see shashki.variants.Variant.kernel_constants)
+    const int K_W               # squares per row: every diagonal step is a shift by W or W+1
+    const int K_ROWS
+    const u64 K_BOARD           # the playable bits
+    const u64 K_ROW_TOP         # where White's men are crowned
+    const u64 K_ROW_BOTTOM      # where Black's men are crowned
+    const bint K_FLYING         # kings move and capture any distance
+    const bint K_MEN_BACK       # men capture backward
+    const bint K_MEN_TAKE_KINGS
+    const int K_PROMO           # a Promotion
+    # Precedence among captures as one lexicographic key, compared as an integer:
+    # (K_PREC_MEN * men taken + K_PREC_KINGS * kings taken, by a king, kings taken, how early
+    # the kings were met).  A game with every weight 0 chooses freely.
+    const int K_PREC_MEN
+    const int K_PREC_KINGS
+    const bint K_PREC_BY_KING
+    const bint K_PREC_NKINGS
+    const bint K_PREC_ORDER
+
+
+ctypedef struct White:
+    char _
+ctypedef struct Black:
+    char _
+ctypedef fused Side:
+    White
+    Black
+
+ctypedef struct Counting:
+    char _
+ctypedef struct Listing:
+    char _
+ctypedef struct Routing:
+    char _
+ctypedef fused Mode:
+    Counting
+    Listing
+    Routing
+
+
+# --- geometry ---------------------------------------------------------------------------------
+# Directions: 0 north-east, 1 north-west, 2 south-east, 3 south-west; 3 - d is the reverse of d.
+# Called with a literal direction, each of these folds to one shift.
+
+cdef inline u64 sh(u64 b, int d) noexcept nogil:
+    if d == 0:
+        return b << (K_W + 1)
+    if d == 1:
+        return b << K_W
+    if d == 2:
+        return b >> K_W
+    return b >> (K_W + 1)
+
+
+cdef inline int us_of(Side *s) noexcept nogil:
+    return WHITE if Side is White else BLACK
+
+
+cdef inline u64 crown_row(Side *s) noexcept nogil:
+    return K_ROW_TOP if Side is White else K_ROW_BOTTOM
+
+
+cdef inline bint forward(Side *s, int d) noexcept nogil:
+    # whether direction d is forward for the men of this side
+    return d < 2 if Side is White else d >= 2
+
+
+cdef inline bint prec_free() noexcept nogil:
+    return not (K_PREC_MEN or K_PREC_KINGS or K_PREC_BY_KING or K_PREC_NKINGS or K_PREC_ORDER)
+
+
+cdef inline bint prec_kinds() noexcept nogil:
+    # precedence that looks at which pieces were kings
+    return K_PREC_MEN != K_PREC_KINGS or K_PREC_NKINGS or K_PREC_ORDER
+
+
+# --- the capture search -----------------------------------------------------------------------
+
+ctypedef struct Ctx:
+    u64 empty           # empty squares; the mover's origin counts as empty (Turkish strike)
+    u64 enemy           # enemy pieces; captured ones stay here: they block until the move ends
+    u64 enemy_kings
+    u64 frm             # origin bit
+    int by_king         # the capturing piece was a king when the move began
+    int nkings          # kings among the pieces taken so far (precedence)
+    uint32_t order      # bit (23 - i) is set when the i-th capture took a king
+    u64 best            # precedence key of the best captures found so far
+    u64 count           # Counting: captures found
+    bint unique         # Counting: count moves, not routes
+    MoveList *ml        # Listing, Routing; Counting: seen captures of 3 pieces or more
+    Route route         # Routing: the route so far
+
+
+cdef inline u64 prec_key(const Ctx *c, int n) noexcept nogil:
+    # bits 32-: the weighted count; 29: by a king; 24-28: kings taken; 0-23: kings met, the
+    # i-th capture at bit 23 - i (MAXPATH captures at most)
+    cdef u64 key = 0
+    if prec_free():
+        return 0
+    if K_PREC_MEN or K_PREC_KINGS:
+        key = (<u64>(K_PREC_MEN * (n - c.nkings) + K_PREC_KINGS * c.nkings)) << 32
+    if K_PREC_BY_KING:
+        key |= (<u64>c.by_king) << 29
+    if K_PREC_NKINGS:
+        key |= (<u64>c.nkings) << 24
+    if K_PREC_ORDER:
+        key |= c.order
+    return key
+
+
+cdef inline bint seen(MoveList *ml, int frm, int to, u64 cap) noexcept nogil:
+    # Another order of the same captures is another route of the same move.  Only sequences of
+    # three captures or more can have two orders (two diagonal legs cannot be taken the other
+    # way round), so only those are looked up.
+    cdef int i
+    for i in range(ml.n):
+        if ml.moves[i].captured == cap and ml.moves[i].to == to and ml.moves[i].frm == frm:
+            ml.moves[i].routes += 1
+            return True
+    return False
+
+
+cdef inline void finish(Mode *m, Ctx *c, u64 to, u64 cap, int n, bint king) noexcept nogil:
+    """A capture sequence of `n` pieces (`cap`) ends on `to`; `king`: the piece is a king
+    there (it was one, or it is crowned by this move)."""
+    cdef u64 key = prec_key(c, n)
+    cdef MoveList *ml = c.ml
+    cdef Move *mv
+    cdef int t = ctz(to)
+    cdef int f = ctz(c.frm)
+    if not prec_free():
+        if key < c.best:
+            return
+        if key > c.best:
+            # a better class of capture: everything found so far is illegal
+            c.best = key
+            c.count = 0
+            ml.n = 0
+    if Mode is Counting:
+        if n >= 3 and c.unique:
+            if seen(ml, f, t, cap):
+                return
+            if ml.n < MAXMOVES:
+                mv = &ml.moves[ml.n]
+                ml.n += 1
+                mv.captured = cap
+                mv.frm = <uint8_t>f
+                mv.to = <uint8_t>t
+            else:
+                ml.overflow = 1
+        c.count += 1
+    else:
+        add_capture(m, c, ml, f, t, to, cap, n, king)
+
+
+cdef inline void add_capture(Mode *m, Ctx *c, MoveList *ml, int f, int t, u64 to, u64 cap, int n,
+                             bint king) noexcept nogil:
+    cdef Move *mv
+    if n >= 3 and (Mode is Listing or ml.merge) and seen(ml, f, t, cap):
+        return
+    if ml.n >= MAXMOVES:
+        ml.overflow = 1
+        return
+    mv = &ml.moves[ml.n]
+    mv.ft = c.frm ^ to
+    mv.captured = cap
+    mv.kx = mv.ft if c.by_king else (to if king else 0)
+    mv.routes = 1
+    mv.frm = <uint8_t>f
+    mv.to = <uint8_t>t
+    mv.ncapt = <uint8_t>n
+    mv.promote = king and not c.by_king
+    if Mode is Routing:
+        ml.routes[ml.n] = c.route
+        ml.routes[ml.n].n = <uint8_t>n
+    ml.n += 1
+
+
+cdef inline void take(Mode *m, Ctx *c, u64 victim, u64 land, int n) noexcept nogil:
+    # the n-th capture (from 0) takes `victim` and lands on `land`
+    if prec_kinds() and victim & c.enemy_kings:
+        c.nkings += 1
+        c.order |= (<uint32_t>1) << (23 - n)
+    if Mode is Routing:
+        c.route.took[n] = <uint8_t>ctz(victim)
+        c.route.land[n] = <uint8_t>ctz(land)
+
+
+cdef inline void untake(Ctx *c, u64 victim, int n) noexcept nogil:
+    if prec_kinds() and victim & c.enemy_kings:
+        c.nkings -= 1
+        c.order &= ~((<uint32_t>1) << (23 - n))
+
+
+cdef inline bint king_leg(Side *s, Mode *m, Ctx *c, u64 sq, u64 cap, int n, int came,
+                          bint skip_same, int d) noexcept nogil:
+    """A king on `sq` that has taken `cap` (n pieces) tries to capture in direction d."""
+    cdef u64 t, land, l, ncap
+    cdef bint cont, first
+    if came >= 0 and (d == 3 - came or (skip_same and d == came)):
+        return False
+    t = sh(sq, d)
+    if K_FLYING:
+        while t & c.empty:
+            t = sh(t, d)
+    if not (t & c.enemy & ~cap):
+        return False
+    land = sh(t, d) & c.empty
+    if not land:
+        return False
+    ncap = cap | t
+    take(m, c, t, land, n)
+    if not K_FLYING:
+        if not king_capture(s, m, c, land, ncap, n + 1, d, False):
+            finish(m, c, land, ncap, n + 1, True)
+    else:
+        # FMJD-64 4.6: if the capture can go on from some landing squares, the king must land on
+        # one of those; only when it cannot go on is every landing square a move.  Going on in
+        # the same direction is one route whichever square it starts from: only the first
+        # landing square tries it.
+        cont = False
+        first = True
+        l = land
+        while l:
+            if Mode is Routing:
+                c.route.land[n] = <uint8_t>ctz(l)
+            if king_capture(s, m, c, l, ncap, n + 1, d, not first):
+                cont = True
+            first = False
+            l = sh(l, d) & c.empty
+        if not cont:
+            l = land
+            while l:
+                if Mode is Routing:
+                    c.route.land[n] = <uint8_t>ctz(l)
+                finish(m, c, l, ncap, n + 1, True)
+                l = sh(l, d) & c.empty
+    untake(c, t, n)
+    return True
+
+
+cdef bint king_capture(Side *s, Mode *m, Ctx *c, u64 sq, u64 cap, int n, int came,
+                       bint skip_same) noexcept nogil:
+    """Continue (or start) a king's capture from `sq`; finish every complete sequence.
+    `came`: the direction of the capture that brought it here (-1 at the start).  Returns
+    whether any capture was possible from `sq`."""
+    cdef bint found = king_leg(s, m, c, sq, cap, n, came, skip_same, 0)
+    found |= king_leg(s, m, c, sq, cap, n, came, skip_same, 1)
+    found |= king_leg(s, m, c, sq, cap, n, came, skip_same, 2)
+    found |= king_leg(s, m, c, sq, cap, n, came, skip_same, 3)
+    return found
+
+
+cdef inline bint man_leg(Side *s, Mode *m, Ctx *c, u64 sq, u64 cap, int n, u64 jumpable,
+                         int d) noexcept nogil:
+    """A man on `sq` that has taken `cap` (n pieces) tries to jump in direction d."""
+    cdef u64 over, land, ncap
+    if not (K_MEN_BACK or forward(s, d)):
+        return False
+    over = sh(sq, d) & jumpable
+    if not over:
+        return False
+    land = sh(over, d) & c.empty
+    if not land:
+        return False
+    ncap = cap | over
+    take(m, c, over, land, n)
+    if land & crown_row(s):
+        if K_PROMO == PROMO_KING:
+            # crowned at once: it goes on capturing as a king
+            if not king_capture(s, m, c, land, ncap, n + 1, d, False):
+                finish(m, c, land, ncap, n + 1, True)
+        elif K_PROMO == PROMO_STOP or not man_capture(s, m, c, land, ncap, n + 1):
+            finish(m, c, land, ncap, n + 1, True)
+    elif not man_capture(s, m, c, land, ncap, n + 1):
+        finish(m, c, land, ncap, n + 1, False)
+    untake(c, over, n)
+    return True
+
+
+cdef bint man_capture(Side *s, Mode *m, Ctx *c, u64 sq, u64 cap, int n) noexcept nogil:
+    """Continue (or start) a man's capture from `sq`; finish every complete sequence."""
+    cdef u64 jumpable = c.enemy & ~cap
+    cdef bint found
+    if not K_MEN_TAKE_KINGS:
+        jumpable &= ~c.enemy_kings
+    found = man_leg(s, m, c, sq, cap, n, jumpable, 0)
+    found |= man_leg(s, m, c, sq, cap, n, jumpable, 1)
+    found |= man_leg(s, m, c, sq, cap, n, jumpable, 2)
+    found |= man_leg(s, m, c, sq, cap, n, jumpable, 3)
+    return found
+
+
+cdef inline u64 man_jumpers(Side *s, u64 men, u64 jumpable, u64 empty) noexcept nogil:
+    """The men that can capture, bit-parallel: a piece to jump next to them and an empty
+    square behind it."""
+    cdef u64 r = 0
+    if K_MEN_BACK or forward(s, 0):
+        r |= sh(sh(empty, 3) & jumpable, 3)
+    if K_MEN_BACK or forward(s, 1):
+        r |= sh(sh(empty, 2) & jumpable, 2)
+    if K_MEN_BACK or forward(s, 2):
+        r |= sh(sh(empty, 1) & jumpable, 1)
+    if K_MEN_BACK or forward(s, 3):
+        r |= sh(sh(empty, 0) & jumpable, 0)
+    return r & men
+
+
+cdef inline bint king_ray_capture(u64 kings, u64 enemy, u64 empty, int d) noexcept nogil:
+    cdef u64 front = sh(kings, d)
+    if not K_FLYING:
+        return (sh(front & enemy, d) & empty) != 0
+    while front:
+        if sh(front & enemy, d) & empty:
+            return True
+        front = sh(front & empty, d)
+    return False
+
+
+cdef inline bint kings_can_capture(u64 kings, u64 enemy, u64 empty) noexcept nogil:
+    """Whether any of `kings` can capture, bit-parallel along each direction."""
+    return (king_ray_capture(kings, enemy, empty, 0) or king_ray_capture(kings, enemy, empty, 1)
+            or king_ray_capture(kings, enemy, empty, 2)
+            or king_ray_capture(kings, enemy, empty, 3))
+
+
+cdef inline bint captures(Side *s, Mode *m, const Position *p, Ctx *c) noexcept nogil:
+    """Search every capture of the side to move into `c`; False when there is none."""
+    cdef u64 own = p.pieces[us_of(s)]
+    cdef u64 enemy = p.pieces[us_of(s) ^ 1]
+    cdef u64 men = own & ~p.kings
+    cdef u64 kings = own & p.kings
+    cdef u64 empty = K_BOARD & ~(own | enemy)
+    cdef u64 jumpable = enemy if K_MEN_TAKE_KINGS else enemy & ~p.kings
+    cdef u64 cand = man_jumpers(s, men, jumpable, empty)
+    cdef u64 sq
+    # Most positions have no capture: this test is the hot path of perft.
+    if not cand and not (kings and kings_can_capture(kings, enemy, empty)):
+        return False
+    c.enemy = enemy
+    c.enemy_kings = enemy & p.kings
+    c.best = 0
+    c.count = 0
+    c.nkings = 0
+    c.order = 0
+    c.by_king = 0
+    while cand:
+        sq = cand & (~cand + 1)
+        cand ^= sq
+        c.frm = sq
+        c.empty = empty | sq
+        man_capture(s, m, c, sq, 0, 0)
+    c.by_king = 1
+    while kings:
+        sq = kings & (~kings + 1)
+        kings ^= sq
+        c.frm = sq
+        c.empty = empty | sq
+        king_capture(s, m, c, sq, 0, 0, -1, False)
+    return True
+
+
+# --- quiet moves --------------------------------------------------------------------------------
+
+cdef inline int quiet_men(Side *s, MoveList *ml, int n, u64 men, u64 empty, int d) noexcept nogil:
+    cdef u64 targets, t, f
+    cdef Move *mv
+    if not forward(s, d):
+        return n
+    targets = sh(men, d) & empty
+    while targets:
+        t = targets & (~targets + 1)
+        targets ^= t
+        f = sh(t, 3 - d)
+        mv = &ml.moves[n]
+        n += 1
+        mv.ft = f | t
+        mv.captured = 0
+        mv.promote = (t & crown_row(s)) != 0
+        mv.kx = t if mv.promote else 0
+        mv.routes = 1
+        mv.frm = <uint8_t>ctz(f)
+        mv.to = <uint8_t>ctz(t)
+        mv.ncapt = 0
+    return n
+
+
+cdef inline int quiet_king(MoveList *ml, int n, u64 k, u64 empty, int d) noexcept nogil:
+    cdef u64 t = sh(k, d) & empty
+    cdef Move *mv
+    while t:
+        mv = &ml.moves[n]
+        n += 1
+        mv.ft = k | t
+        mv.captured = 0
+        mv.kx = k | t
+        mv.routes = 1
+        mv.frm = <uint8_t>ctz(k)
+        mv.to = <uint8_t>ctz(t)
+        mv.ncapt = 0
+        mv.promote = 0
+        if not K_FLYING:
+            break
+        t = sh(t, d) & empty
+    return n
+
+
+cdef void gen_moves(Side *s, Mode *m, const Position *p, MoveList *ml) noexcept nogil:
+    """Fill `ml` with every legal move: the captures if there are any, else the quiet moves."""
+    cdef Ctx c
+    cdef u64 own = p.pieces[us_of(s)]
+    cdef u64 men = own & ~p.kings
+    cdef u64 kings = own & p.kings
+    cdef u64 empty = K_BOARD & ~(p.pieces[0] | p.pieces[1])
+    cdef u64 k
+    cdef int n
+    ml.n = 0
+    ml.overflow = 0
+    c.ml = ml
+    if captures(s, m, p, &c):
+        return
+    # the longest quiet list (20 flying kings on 10x10) fits MAXMOVES: no check is needed
+    n = quiet_men(s, ml, 0, men, empty, 0)
+    n = quiet_men(s, ml, n, men, empty, 1)
+    n = quiet_men(s, ml, n, men, empty, 2)
+    n = quiet_men(s, ml, n, men, empty, 3)
+    while kings:
+        k = kings & (~kings + 1)
+        kings ^= k
+        n = quiet_king(ml, n, k, empty, 0)
+        n = quiet_king(ml, n, k, empty, 1)
+        n = quiet_king(ml, n, k, empty, 2)
+        n = quiet_king(ml, n, k, empty, 3)
+    ml.n = n
+
+
+cdef inline u64 count_king_steps(u64 kings, u64 empty, int d) noexcept nogil:
+    cdef u64 x = sh(kings, d) & empty
+    cdef u64 total = 0
+    if not K_FLYING:
+        return popcount(x)
+    while x:
+        total += popcount(x)
+        x = sh(x, d) & empty
+    return total
+
+
+cdef u64 count_moves(Side *s, const Position *p, bint unique, int *overflow) noexcept nogil:
+    """The number of legal moves (routes, unless `unique`), listing no quiet move: the last ply
+    of perft.  Sets *overflow if the captures of 3 pieces or more were too many to tell apart."""
+    cdef Ctx c
+    cdef MoveList seen3      # captures of 3 or more pieces, to count each move once
+    cdef Counting *counting = NULL
+    cdef u64 own = p.pieces[us_of(s)]
+    cdef u64 men = own & ~p.kings
+    cdef u64 kings = own & p.kings
+    cdef u64 empty = K_BOARD & ~(p.pieces[0] | p.pieces[1])
+    cdef u64 total
+    seen3.n = 0
+    seen3.overflow = 0
+    c.ml = &seen3
+    c.unique = unique
+    if captures(s, counting, p, &c):
+        if seen3.overflow:
+            overflow[0] = 1
+        return c.count
+    total = 0
+    if forward(s, 0):
+        total = popcount(sh(men, 0) & empty) + popcount(sh(men, 1) & empty)
+    else:
+        total = popcount(sh(men, 2) & empty) + popcount(sh(men, 3) & empty)
+    if kings:
+        total += count_king_steps(kings, empty, 0) + count_king_steps(kings, empty, 1) + \
+            count_king_steps(kings, empty, 2) + count_king_steps(kings, empty, 3)
+    return total
+
+
+# --- perft ----------------------------------------------------------------------------------------
+
+cdef u64 perft(Side *s, const Position *p, int depth, bint unique, PerftTable *tt,
+               int *overflow) noexcept nogil:
+    """Leaves `depth` (>= 1) plies below `p`: bulk counted at the last ply, each move weighted
+    by its routes unless `unique`."""
+    cdef MoveList ml
+    cdef Position child
+    cdef Listing *listing = NULL
+    cdef u64 total = 0
+    cdef u64 sub
+    cdef u64 h
+    cdef int i
+    if depth == 1:
+        return count_moves(s, p, unique, overflow)
+    if tt != NULL and depth >= 2 and tt_probe(tt, p, depth, &total):
+        return total
+    gen_moves(s, listing, p, &ml)
+    if ml.overflow:
+        overflow[0] = 1
+    for i in range(ml.n):
+        make_move(&child, p, &ml.moves[i])
+        if Side is White:
+            sub = perft(<Black *>NULL, &child, depth - 1, unique, tt, overflow)
+        else:
+            sub = perft(<White *>NULL, &child, depth - 1, unique, tt, overflow)
+        total += sub if unique else sub * ml.moves[i].routes
+    if tt != NULL:
+        tt_store(tt, p, depth, total)
+    return total
+
+
+# --- the entry points this kernel exports (KernelOps) --------------------------------------------
+
+cdef void ops_moves(const Position *p, MoveList *ml) noexcept nogil:
+    if p.turn == WHITE:
+        gen_moves(<White *>NULL, <Listing *>NULL, p, ml)
+    else:
+        gen_moves(<Black *>NULL, <Listing *>NULL, p, ml)
+
+
+cdef void ops_routes(const Position *p, MoveList *ml) noexcept nogil:
+    if p.turn == WHITE:
+        gen_moves(<White *>NULL, <Routing *>NULL, p, ml)
+    else:
+        gen_moves(<Black *>NULL, <Routing *>NULL, p, ml)
+
+
+cdef u64 ops_count(const Position *p, bint unique, int *overflow) noexcept nogil:
+    if p.turn == WHITE:
+        return count_moves(<White *>NULL, p, unique, overflow)
+    return count_moves(<Black *>NULL, p, unique, overflow)
+
+
+cdef bint ops_must_capture(const Position *p) noexcept nogil:
+    cdef Ctx c
+    cdef MoveList ml
+    ml.n = 0
+    ml.overflow = 0
+    c.ml = &ml
+    c.unique = False
+    if p.turn == WHITE:
+        return captures(<White *>NULL, <Counting *>NULL, p, &c)
+    return captures(<Black *>NULL, <Counting *>NULL, p, &c)
+
+
+cdef u64 ops_perft(const Position *p, int depth, bint unique, PerftTable *tt,
+                   int *overflow) noexcept nogil:
+    if p.turn == WHITE:
+        return perft(<White *>NULL, p, depth, unique, tt, overflow)
+    return perft(<Black *>NULL, p, depth, unique, tt, overflow)
+
+
+cdef KernelOps OPS
+OPS.width = K_W
+OPS.rows = K_ROWS
+OPS.board = K_BOARD
+OPS.promotion[WHITE] = K_ROW_TOP
+OPS.promotion[BLACK] = K_ROW_BOTTOM
+OPS.moves = ops_moves
+OPS.routes = ops_routes
+OPS.count = ops_count
+OPS.must_capture = ops_must_capture
+OPS.perft = ops_perft
+
+#: the entry points, for shashki._core.movegen.Kernel
+ops = PyCapsule_New(&OPS, "shashki._core.KernelOps", NULL)

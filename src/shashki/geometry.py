@@ -1,0 +1,50 @@
+"""Board geometry: where the playable squares are, as the compiled kernels lay them out.
+
+A board `width` squares per row (4 on 8x8, 5 on 10x10) and `rows` rows high.  Squares are
+numbered 0.. row by row from White's side, each row from the left (a1 = 0 on 8x8).  The kernels
+keep them in a 64-bit word with one unused "ghost" bit after every second row, so that each
+diagonal step is one shift by `width` or `width + 1` everywhere on the board (see
+shashki/_core/kernel.pxd).  This module only computes that layout; it imports nothing
+compiled, so setup.py can read it before the kernels exist.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+
+@dataclass(frozen=True)
+class Geometry:
+    name: str
+    #: playable squares per row
+    width: int
+    rows: int
+
+    @property
+    def squares(self) -> int:
+        return self.width * self.rows
+
+    def ghost_bit(self, square: int) -> int:
+        """The kernel's bit for square 0..squares-1: rows in pairs of 2 * width + 1 bits."""
+        row, col = divmod(square, self.width)
+        return (2 * self.width + 1) * (row // 2) + (self.width + 1) * (row % 2) + col
+
+    def ghost_mask(self, squares: Iterable[int]) -> int:
+        mask = 0
+        for s in squares:
+            mask |= 1 << self.ghost_bit(s)
+        return mask
+
+    @property
+    def board_mask(self) -> int:
+        """The kernel's playable bits."""
+        return self.ghost_mask(range(self.squares))
+
+    def row_mask(self, row: int) -> int:
+        """The kernel's bits of row 0 (White's back row) .. rows - 1."""
+        return self.ghost_mask(range(row * self.width, (row + 1) * self.width))
+
+
+EIGHT = Geometry("8x8", width=4, rows=8)
+TEN = Geometry("10x10", width=5, rows=10)
