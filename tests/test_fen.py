@@ -281,3 +281,13 @@ def test_set_fen_leaves_the_board_unchanged_on_error(variant, plies, fen):
             board.pop()
     else:
         assert board.move_stack == []
+
+
+def test_numbers_of_any_length():
+    # Zero-padded past a length check made before stripping the zeros, int() raised Python's
+    # own "Exceeds the limit (4300 digits)" ValueError instead of reading the number.
+    english = get_variant("english")
+    pad = "0" * 5000
+    assert parse_fen(f"W:W{pad}21:B1-{pad}9", english) == parse_fen("W:W21:B1-9", english)
+    with pytest.raises(InvalidFenError, match="out of range"):
+        parse_fen("W:W" + "9" * 5000 + ":B1", english)

@@ -399,3 +399,11 @@ def test_mutated_move_text_raises_only_move_errors(board, data):
     moves = list(board.legal_moves)
     text = str(data.draw(st.sampled_from(moves))) if moves else "c3-d4"
     check_text(board, data.draw(mutated(text, st.sampled_from(MOVE_ALPHABET), max_edits=3)))
+
+
+def test_numbers_of_any_length():
+    # int() of more than 4,300 digits raised a plain ValueError instead of reading the number
+    pad = "0" * 5000
+    assert Board("english").parse_move(f"{pad}9-{pad}13") == Board("english").parse_move("9-13")
+    with pytest.raises(InvalidMoveError, match="out of range"):
+        Board("english").push("9-" + "1" * 5000)

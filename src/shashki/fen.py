@@ -21,6 +21,7 @@ import re
 from typing import Dict, List, Tuple
 
 from . import squares as _sq
+from ._text import bounded_int
 from .errors import InvalidFenError
 from .variants import WHITE, BLACK, COLOR_NAMES, Variant
 
@@ -179,11 +180,11 @@ def _parse_item(body: str, variant: Variant, item: str) -> List[int]:
 
 
 def _number(digits: str, variant: Variant) -> int:
-    # compare lengths before int(): a long run of digits is out of range, not a number to build
-    if len(digits.lstrip("0")) > 2 or not 1 <= int(digits) <= 32:
+    number = bounded_int(digits, 32)
+    if number is None or number < 1:
         raise InvalidFenError(f"square {_short(digits)} in a FEN is out of range; squares are "
                               f"numbered 1-32")
-    return int(digits)
+    return number
 
 
 def _runs(numbers: List[int]) -> List[str]:

@@ -28,6 +28,7 @@ import re
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
 from . import squares as _sq
+from ._text import bounded_int
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 
 if TYPE_CHECKING:
@@ -111,12 +112,11 @@ def parse_square(token: str, variant: Variant, text: Optional[str] = None) -> in
         if not variant.numeric:
             raise InvalidMoveError(
                 f"{variant.name} moves name squares a1-h8, not numbers: {_quote(text)}")
-        # compare the digits before int(): a long run of digits is out of range, not a number
-        # to convert
-        if len(token.lstrip("0")) > 2 or not 1 <= int(token) <= 32:
+        number = bounded_int(token, 32)
+        if number is None or number < 1:
             raise InvalidMoveError(f"square {_short(token)} in {_quote(text)} is out of range; "
                                    f"{variant.name} squares are 1-32")
-        return variant.square_from_number(int(token))
+        return variant.square_from_number(number)
     if variant.numeric:
         raise InvalidMoveError(
             f"{variant.name} moves name squares 1-32, not {_short(token)!r}: {_quote(text)}")
