@@ -128,6 +128,11 @@ class Board:
     def kings(self) -> int:
         return self._kings
 
+    @property
+    def masks(self) -> Masks:
+        """The position as square masks and the side to move: (white, black, kings, turn)."""
+        return self._white, self._black, self._kings, self._turn
+
     def _masks(self) -> Masks:
         return self._white, self._black, self._kings, self._turn
 
