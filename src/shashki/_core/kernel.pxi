@@ -293,6 +293,7 @@ cdef inline bint man_leg(Side *s, Mode *m, Ctx *c, u64 sq, u64 cap, int n, u64 j
                          int d) noexcept nogil:
     """A man on `sq` that has taken `cap` (n pieces) tries to jump in direction d."""
     cdef u64 over, land, ncap
+    cdef bint crowned
     if not (K_MEN_BACK or forward(s, d)):
         return False
     over = sh(sq, d) & jumpable
@@ -302,18 +303,17 @@ cdef inline bint man_leg(Side *s, Mode *m, Ctx *c, u64 sq, u64 cap, int n, u64 j
     if not land:
         return False
     ncap = cap | over
+    crowned = (land & crown_row(s)) != 0
     take(m, c, over, land, n)
-    if land & crown_row(s):
-        if K_PROMO == PROMO_KING:
-            # crowned at once: it goes on capturing as a king
-            if not king_capture(s, m, c, land, ncap, n + 1, d, False):
-                finish(m, c, land, ncap, n + 1, True)
-        elif K_PROMO == PROMO_STOP or not (man_can_jump(s, land, jumpable & ~over, c.empty)
-                                           and man_capture(s, m, c, land, ncap, n + 1)):
+    if K_PROMO == PROMO_KING and crowned:
+        # crowned at once: it goes on capturing as a king
+        if not king_capture(s, m, c, land, ncap, n + 1, d, False):
             finish(m, c, land, ncap, n + 1, True)
-    elif not (man_can_jump(s, land, jumpable & ~over, c.empty)
-              and man_capture(s, m, c, land, ncap, n + 1)):
-        finish(m, c, land, ncap, n + 1, False)
+    elif (K_PROMO == PROMO_STOP and crowned) or not (
+            man_can_jump(s, land, jumpable & ~over, c.empty)
+            and man_capture(s, m, c, land, ncap, n + 1)):
+        # PROMO_MAN: a man that passed the far row is crowned only if it ends there
+        finish(m, c, land, ncap, n + 1, crowned)
     untake(c, over, n)
     return True
 
@@ -385,20 +385,23 @@ cdef inline u64 capturers(Side *s, u64 w, u64 b, u64 k) noexcept nogil:
     return cand
 
 
-cdef void search_captures(Side *s, Mode *m, u64 w, u64 b, u64 k, u64 cand,
-                          Ctx *c) noexcept nogil:
-    """Every capture of the pieces in `cand` (from `capturers`) into `c`."""
-    cdef u64 own = own_of(s, w, b)
-    cdef u64 empty = K_BOARD & ~(w | b)
-    cdef u64 men = cand & ~k
-    cdef u64 kings = cand & k
-    cdef u64 sq
+cdef inline void start_search(Side *s, Ctx *c, u64 w, u64 b, u64 k) noexcept nogil:
     c.enemy = enemy_of(s, w, b)
     c.enemy_kings = c.enemy & k
     c.best = 0
     c.count = 0
     c.nkings = 0
     c.order = 0
+
+
+cdef void search_captures(Side *s, Mode *m, u64 w, u64 b, u64 k, u64 cand,
+                          Ctx *c) noexcept nogil:
+    """Every capture of the pieces in `cand` (from `capturers`) into `c`."""
+    cdef u64 empty = K_BOARD & ~(w | b)
+    cdef u64 men = cand & ~k
+    cdef u64 kings = cand & k
+    cdef u64 sq
+    start_search(s, c, w, b, k)
     c.by_king = 0
     while men:
         sq = men & (~men + 1)
@@ -406,6 +409,11 @@ cdef void search_captures(Side *s, Mode *m, u64 w, u64 b, u64 k, u64 cand,
         c.frm = sq
         c.empty = empty | sq
         man_capture(s, m, c, sq, 0, 0)
+    search_kings(s, m, c, kings, empty)
+
+
+cdef inline void search_kings(Side *s, Mode *m, Ctx *c, u64 kings, u64 empty) noexcept nogil:
+    cdef u64 sq
     c.by_king = 1
     while kings:
         sq = kings & (~kings + 1)
@@ -504,15 +512,86 @@ cdef inline u64 count_king_steps(u64 kings, u64 empty, int d) noexcept nogil:
     return total
 
 
+cdef inline u64 final_jumps(Side *s, u64 men, u64 jumpable, u64 empty, int d,
+                            u64 *going_on) noexcept nogil:
+    """Men's jumps in direction d that end the move, counted bit-parallel; the landing squares of
+    those that go on are added to `going_on[d]`.  Only the first jump is tested on the board as
+    it stands: the second cannot use the origin square or the piece just taken (both lie behind
+    the landing square, against the men's own direction of travel)."""
+    cdef u64 land, more
+    if not (K_MEN_BACK or forward(s, d)):
+        going_on[d] = 0
+        return 0
+    land = sh(sh(men & sh(sh(empty, 3 - d) & jumpable, 3 - d), d), d)
+    more = land & man_jumpers(s, land, jumpable, empty)
+    if K_PROMO == PROMO_STOP:
+        more &= ~crown_row(s)       # crowned: the move ends there
+    elif K_PROMO == PROMO_KING:
+        more |= land & crown_row(s)  # crowned: it may go on as a king, searched in full
+    going_on[d] = more
+    return popcount(land & ~more)
+
+
+cdef inline void search_going_on(Side *s, Counting *m, Ctx *c, u64 going_on, u64 empty,
+                                 int d) noexcept nogil:
+    # the full search of the captures that go on after a first jump in direction d
+    cdef u64 land, over, origin
+    while going_on:
+        land = going_on & (~going_on + 1)
+        going_on ^= land
+        over = sh(land, 3 - d)
+        origin = sh(over, 3 - d)
+        c.frm = origin
+        c.empty = empty | origin
+        take(m, c, over, land, 0)
+        if K_PROMO == PROMO_KING and land & crown_row(s):
+            if not king_capture(s, m, c, land, over, 1, d, False):
+                finish(m, c, land, over, 1, True)
+        elif not man_capture(s, m, c, land, over, 1):
+            finish(m, c, land, over, 1, (land & crown_row(s)) != 0)
+        untake(c, over, 0)
+
+
 cdef u64 count_captures(Side *s, u64 w, u64 b, u64 k, u64 cand, bint unique,
                         int *overflow) noexcept nogil:
+    """The captures of the pieces in `cand` (from `capturers`), counted without a list.
+
+    Most are single jumps of a man that end there: those are counted bit-parallel, and only the
+    jumps that go on and the kings' captures are searched, starting from the single jumps as
+    the best captures found so far (they all have the same precedence key, unless the game
+    weighs the kings taken and its men take kings: then everything is searched).
+    """
     cdef Ctx c
     cdef MoveList seen3      # captures of 3 or more pieces, to count each move once
+    cdef Counting *counting = NULL
+    cdef u64 going_on[4]
+    cdef u64 empty = K_BOARD & ~(w | b)
+    cdef u64 enemy = enemy_of(s, w, b)
+    cdef u64 jumpable = enemy if K_MEN_TAKE_KINGS else enemy & ~k
+    cdef u64 men = cand & ~k
+    cdef u64 final
     seen3.n = 0
     seen3.overflow = 0
     c.ml = &seen3
     c.unique = unique
-    search_captures(s, <Counting *>NULL, w, b, k, cand, &c)
+    if prec_free() or not (prec_kinds() and K_MEN_TAKE_KINGS):
+        final = final_jumps(s, men, jumpable, empty, 0, going_on)
+        final += final_jumps(s, men, jumpable, empty, 1, going_on)
+        final += final_jumps(s, men, jumpable, empty, 2, going_on)
+        final += final_jumps(s, men, jumpable, empty, 3, going_on)
+        if not (going_on[0] | going_on[1] | going_on[2] | going_on[3] | (cand & k)):
+            return final        # every capture is one man's single jump: all are equal
+        start_search(s, &c, w, b, k)
+        c.by_king = 0
+        c.best = prec_key(&c, 1)
+        c.count = final
+        search_going_on(s, counting, &c, going_on[0], empty, 0)
+        search_going_on(s, counting, &c, going_on[1], empty, 1)
+        search_going_on(s, counting, &c, going_on[2], empty, 2)
+        search_going_on(s, counting, &c, going_on[3], empty, 3)
+        search_kings(s, counting, &c, cand & k, empty)
+    else:
+        search_captures(s, counting, w, b, k, cand, &c)
     if seen3.overflow:
         overflow[0] = 1
     return c.count
