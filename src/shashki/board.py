@@ -334,20 +334,30 @@ class Board:
     def perft(self, depth: int, paths: bool = False, *, jobs: Optional[int] = None,
               hash_mb: float = 0, executor: Optional[Executor] = None,
               checkpoint: Union[str, os.PathLike[str], None] = None,
-              progress: Optional[Progress] = None) -> int:
+              progress: Optional[Progress] = None,
+              table: Optional[_perft.PerftTable] = None) -> int:
         """Leaf nodes of the move tree `depth` plies deep: unique moves by default, every
         capture route with `paths=True` (RULES.md "Move identity and perft").
 
         `jobs` threads (default: all cores, for trees deep enough to be worth splitting),
         a transposition table of `hash_mb` MiB, any concurrent.futures `executor`, and a
-        resumable `checkpoint` file: see shashki.perft.run.
+        resumable `checkpoint` file: see shashki.perft.run.  `table`: a
+        shashki.perft.PerftTable to count with (one thread), kept between runs of the same
+        game and convention.
         """
         depth = _check_depth(depth)
         from .perft import check_options
         check_options(jobs, hash_mb)
+        if table is not None:
+            if hash_mb or executor is not None or checkpoint is not None or \
+                    progress is not None or jobs not in (None, 1):
+                raise ValueError("a perft table is for a single-threaded run: give it without "
+                                 "hash_mb, jobs, executor, checkpoint or progress")
+            table.claim(f"{self.variant.rules.name} {'paths' if paths else 'unique'}")
+            return _perft.perft(*self._masks(), self.variant.rules, depth, paths, table)
         if executor is None and checkpoint is None and progress is None and (
                 jobs == 1 or depth < PARALLEL_MIN_DEPTH):
-            table = _perft.PerftTable(hash_mb) if hash_mb else None
+            table = _perft.PerftTable(hash_mb, shared=False) if hash_mb else None
             return _perft.perft(*self._masks(), self.variant.rules, depth, paths, table)
         from . import perft as _runner
         return _runner.perft(self, depth, paths, jobs=jobs, hash_mb=hash_mb,

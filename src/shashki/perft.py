@@ -49,6 +49,9 @@ _Node = Tuple[Tuple[str, ...], Masks, int, int]
 
 CHECKPOINT_FORMAT = 1
 
+#: a transposition table for Board.perft(table=...), kept between runs
+PerftTable = _perft.PerftTable
+
 
 class CheckpointError(ShashkiError):
     """A checkpoint file that belongs to another run, or whose content is damaged."""
@@ -323,7 +326,7 @@ def run(board: Board, depth: int, paths: bool = False, *, jobs: Optional[int] = 
     run_key = (variant.name, bool(paths), os.getpid(), id(tasks), time.time())
     try:
         if executor is None and jobs == 1:
-            table = _perft.PerftTable(hash_mb) if hash_mb else None
+            table = _perft.PerftTable(hash_mb, shared=False) if hash_mb else None
             for task in todo:
                 count = _perft.perft(*task.masks, variant.rules, task.depth, paths, table)
                 _finish(task, count, done, store, progress, len(tasks))

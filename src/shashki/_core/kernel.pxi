@@ -600,15 +600,29 @@ cdef u64 count_captures(Side *s, u64 w, u64 b, u64 k, u64 cand, bint unique,
 cdef inline u64 count_moves(Side *s, u64 w, u64 b, u64 k, bint unique,
                             int *overflow) noexcept nogil:
     """The number of legal moves (routes, unless `unique`), listing none: quiet moves by
-    popcount.  Sets *overflow if the captures of 3 pieces or more were too many to tell apart."""
-    cdef u64 cand = capturers(s, w, b, k)
-    cdef u64 own, men, kings, empty, total
+    popcount, and a man's single jumps that end there bit-parallel, inline; any other capture
+    is counted by count_captures.  Sets *overflow if the captures of 3 pieces or more were too
+    many to tell apart."""
+    cdef u64 own = own_of(s, w, b)
+    cdef u64 enemy = enemy_of(s, w, b)
+    cdef u64 men = own & ~k
+    cdef u64 kings = own & k
+    cdef u64 empty = K_BOARD & ~(w | b)
+    cdef u64 jumpable = enemy if K_MEN_TAKE_KINGS else enemy & ~k
+    cdef u64 cand = man_jumpers(s, men, jumpable, empty)
+    cdef u64 going_on[4]
+    cdef u64 total
+    if kings and kings_can_capture(kings, enemy, empty):
+        return count_captures(s, w, b, k, cand | kings, unique, overflow)
     if cand:
+        if prec_free() or not (prec_kinds() and K_MEN_TAKE_KINGS):
+            total = final_jumps(s, cand, jumpable, empty, 0, going_on)
+            total += final_jumps(s, cand, jumpable, empty, 1, going_on)
+            total += final_jumps(s, cand, jumpable, empty, 2, going_on)
+            total += final_jumps(s, cand, jumpable, empty, 3, going_on)
+            if not (going_on[0] | going_on[1] | going_on[2] | going_on[3]):
+                return total
         return count_captures(s, w, b, k, cand, unique, overflow)
-    own = own_of(s, w, b)
-    men = own & ~k
-    kings = own & k
-    empty = K_BOARD & ~(w | b)
     if Side is White:
         total = popcount(sh(men, 0) & empty) + popcount(sh(men, 1) & empty)
     else:
