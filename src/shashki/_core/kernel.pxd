@@ -119,11 +119,13 @@ cdef extern from *:
     #if defined(_MSC_VER)
     #include <intrin.h>
     static __inline int shashki_popcount(unsigned __int64 x) { return (int)__popcnt64(x); }
+    #define shashki_prefetch(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
     static __inline int shashki_ctz(unsigned __int64 x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
     static __inline void shashki_lock(volatile char *l) { while (_InterlockedExchange8(l, 1)) { } }
     static __inline void shashki_unlock(volatile char *l) { _InterlockedExchange8(l, 0); }
     #else
     #define shashki_popcount(x) __builtin_popcountll(x)
+    #define shashki_prefetch(p) __builtin_prefetch((p))
     #define shashki_ctz(x) __builtin_ctzll(x)
     static inline void shashki_lock(volatile char *l) {
         while (__atomic_test_and_set((void *)l, __ATOMIC_ACQUIRE)) { }
@@ -131,6 +133,7 @@ cdef extern from *:
     static inline void shashki_unlock(volatile char *l) { __atomic_clear((void *)l, __ATOMIC_RELEASE); }
     #endif
     """
+    void prefetch "shashki_prefetch"(const void *p) noexcept nogil
     int popcount "shashki_popcount"(u64 x) noexcept nogil
     int ctz "shashki_ctz"(u64 x) noexcept nogil    # x must not be 0
     void lock "shashki_lock"(volatile char *l) noexcept nogil

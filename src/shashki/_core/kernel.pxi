@@ -17,7 +17,7 @@
 from libc.stdint cimport uint8_t, uint32_t
 from cpython.pycapsule cimport PyCapsule_New
 from ..kernel cimport (u64, WHITE, BLACK, MAXMOVES, MAXPATH, PROMO_KING, PROMO_MAN, PROMO_STOP,
-                      Position, Move, Route, MoveList, PerftTable, KernelOps, popcount, ctz,
+                      Position, Move, Route, MoveList, PerftTable, KernelOps, popcount, ctz, prefetch,
                       tt_slot, tt_probe, tt_store)
 
 cdef extern from *:
@@ -739,6 +739,18 @@ cdef u64 perft(Side *s, u64 w, u64 b, u64 k, int depth, bint unique, PerftTable 
         gen_moves(s, <Listing *>NULL, w, b, k, &ml)
         if ml.overflow:
             overflow[0] = 1
+        if tt != NULL:
+            # the children's buckets are far apart in memory: ask for them all before the
+            # first child is searched, so the probes below do not wait on memory one by one
+            for i in range(ml.n):
+                mv = &ml.moves[i]
+                nk = (k & ~mv.captured) ^ mv.kx
+                if Side is White:
+                    prefetch(&tt.buckets[tt_slot(tt, w ^ mv.ft, b & ~mv.captured, nk, BLACK,
+                                                 depth - 1)])
+                else:
+                    prefetch(&tt.buckets[tt_slot(tt, w & ~mv.captured, b ^ mv.ft, nk, WHITE,
+                                                 depth - 1)])
         for i in range(ml.n):
             mv = &ml.moves[i]
             nk = (k & ~mv.captured) ^ mv.kx
