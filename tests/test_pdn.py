@@ -3,6 +3,7 @@
 import gc
 import io
 import itertools
+import re
 import os
 import tracemalloc
 import warnings
@@ -864,7 +865,7 @@ def test_a_visitor_sees_the_game_in_file_order():
         "1:f6-g5", "(", "1:b6-a5", ")", ")", "1:f6-g5", "2:g3-h4", "2-0"]
 
 
-# --- issue 12: leaks, depth ------------------------------------------------------------------
+# --- issue 12: leaks, depth, long numbers --------------------------------------------------------
 
 def _open_descriptors():
     try:
@@ -953,3 +954,52 @@ def test_errors_deep_in_variations_name_a_few_levels():
     assert "cannot read 'zz'" in message and message.count("the variation replacing") == 3
     assert "inside 47 more variations" in message
 
+
+PADDING = "0" * 5000   # past the 4,300 digits Python's int() converts
+
+
+@pytest.mark.parametrize("tag,variant", [
+    (f'[GameType "{PADDING}25"]', "russian"),
+    (f'[GameType "{PADDING}21,B,{PADDING}8,8,N1,0"]', "english"),
+    (f'[GameType "21"]\n[FEN "B:W{PADDING}21:B1"]', "english"),
+])
+def test_long_numbers_in_tags_read_as_their_value(tag, variant):
+    # issue 12.6: a GameType of more than 4,300 digits raised Python's own ValueError, which
+    # stopped read_games even with strict=False
+    game = read(tag + "\n\n*")
+    assert game.variant.name == variant and game.errors == []
+
+
+def test_long_nags_read_as_their_value():
+    game = read(f'[GameType "25"]\n\n1. c3-d4 ${PADDING}1 {PADDING}2. f6-g5 *')
+    assert texts(game) == ["c3-d4", "f6-g5"] and game.nags == [{1}, set()]
+
+
+def test_long_square_numbers_in_moves_read_as_their_value():
+    # the move text of a PDN game reads numbers as FEN and Board.parse_move do
+    assert texts(read(f'[GameType "21"]\n\n1. {PADDING}11-{PADDING}15 *')) == ["11-15"]
+    with pytest.raises(InvalidPdnError, match="out of range") as info:
+        read(f'[GameType "21"]\n\n1. 11-{"9" * 5000} *')
+    assert len(str(info.value)) < 600   # the number is not repeated whole
+
+
+@pytest.mark.parametrize("tag,problem", [
+    ('[GameType "' + "9" * 5000 + '"]', "GameType 99999"),
+    ('[GameType "\u00b2"]', "cannot read GameType"),      # a digit to str.isdigit, not to int
+    ('[GameType "25,W,' + "9" * 5000 + ',8,A0,0"]', "board; shashki plays on 8x8"),
+])
+def test_bad_long_numbers_in_tags_are_pdn_errors(tag, problem):
+    text = f'{tag}\n\n1. c3-d4 *\n\n[GameType "25"]\n\n1. e3-f4 *\n'
+    with pytest.raises(InvalidPdnError, match=re.escape(problem)) as info:
+        list(read_games(io.StringIO(text)))
+    assert len(str(info.value)) < 400   # the number is not repeated whole
+    first, second = read_games(io.StringIO(text), strict=False)   # reading goes on
+    assert first.errors and problem in str(first.errors[0])
+    assert texts(second) == ["e3-f4"] and second.errors == []
+
+
+def test_a_nag_out_of_range_is_a_pdn_error():
+    with pytest.raises(InvalidPdnError, match=r"NAG \$1000 is out of range"):
+        read("1. c3-d4 $1000 *")
+    game = read("1. c3-d4 $" + "9" * 5000 + " f6-g5 *", strict=False)
+    assert texts(game) == ["c3-d4"] and "out of range" in str(game.errors[0])

@@ -13,7 +13,8 @@ move numbers and results are understood; variations ``( ... )`` are skipped, or 
 ``variations=True`` (below).  The game is taken
 from the ``GameType`` tag, else a ``Variant`` tag, unless the caller forces one (``variant=``);
 ``FEN`` sets up the position.  Every move is replayed on a Board (``Board.parse_move``), so a
-Game only ever holds legal moves.
+Game only ever holds legal moves.  Numbers of any length read (a zero-padded ``$0001`` is
+NAG 1, a GameType ``0025`` is 25).
 
 PlayStrategy's english dialect is read as well (shashki.pdn.dialects): it has no ``GameType``,
 names squares algebraically *as seen from the side that moves first* (Black, whose men stand on

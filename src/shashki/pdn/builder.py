@@ -249,7 +249,7 @@ class GameBuilder:
         if self.skipped:
             return
         example = "22-18 or 22x13" if self.variant.numeric else "c3-d4 or c3:e5"
-        word = repr(token[:40])
+        word = repr(token[:40])  # the first 40 characters, as always
         if not self.depth:
             self.fail(f"cannot read {word} in the movetext; expected moves such as {example}, "
                       f"move numbers, comments or a result")
@@ -327,9 +327,10 @@ class GameBuilder:
 
     def _move_problem(self, pending: _Pending, text: str, ply: int, exc: ShashkiError) -> str:
         written = " ".join(pending.raw)
-        read_as = "" if text == written else f" (read as {text!r})"
+        read_as = "" if text == written else f" (read as {dialects.shorten(text)!r})"
         legal = ", ".join(str(m) for m in self.board.legal_moves) or "none"
-        return (f"move {move_label(ply)} {written!r} ({COLOR_NAMES[self.board.turn]} to move)"
+        return (f"move {move_label(ply)} {dialects.shorten(written)!r} "
+                f"({COLOR_NAMES[self.board.turn]} to move)"
                 f"{read_as}: {exc}; the legal moves were: {legal}")
 
     @staticmethod

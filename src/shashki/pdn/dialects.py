@@ -22,6 +22,7 @@ import re
 from typing import Dict, List, Mapping, Optional
 
 from .. import squares as _sq
+from .._text import bounded_int
 from ..errors import InvalidPdnError, ShashkiError
 from ..variants import VARIANTS, WHITE, Variant, get_variant
 
@@ -32,10 +33,13 @@ DEFAULT_VARIANT = VARIANTS[0]
 _BY_GAMETYPE: Dict[int, Variant] = {}
 for _variant in VARIANTS:
     _BY_GAMETYPE.setdefault(_variant.gametype, _variant)
+_LARGEST_GAMETYPE = max(_BY_GAMETYPE)
+_DIGITS = re.compile(r"[0-9]+")
 _ALGEBRAIC = re.compile(r"[a-hA-H][1-8]")
 
 
-def _shorten(text: str, limit: int = 40) -> str:
+def shorten(text: str, limit: int = 40) -> str:
+    """`text` as an error message quotes it: cut after `limit` characters."""
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
@@ -49,16 +53,20 @@ def _gametype_list() -> str:
 def variant_from_gametype(value: str) -> Variant:
     """The game of a GameType tag ("25" or "25,W,8,8,A0,0"); raises InvalidPdnError."""
     fields = [f.strip() for f in value.split(",")]
-    if not fields[0].isdigit():
-        raise InvalidPdnError(f"cannot read GameType {value!r}; expected a number such as 25 "
-                              f"or the full form 25,W,8,8,A0,0")
-    variant = _BY_GAMETYPE.get(int(fields[0]))
+    if not _DIGITS.fullmatch(fields[0]):
+        raise InvalidPdnError(f"cannot read GameType {shorten(value)!r}; expected a number "
+                              f"such as 25 or the full form 25,W,8,8,A0,0")
+    number = bounded_int(fields[0], _LARGEST_GAMETYPE)
+    variant = None if number is None else _BY_GAMETYPE.get(number)
     if variant is None:
-        raise InvalidPdnError(f"GameType {fields[0]} is not a game shashki plays; expected "
-                              f"{_gametype_list()}")
-    if len(fields) >= 4 and (fields[2], fields[3]) != ("8", "8"):
-        raise InvalidPdnError(f"GameType {value!r} describes a {fields[2]}x{fields[3]} board; "
-                              f"shashki plays on 8x8")
+        raise InvalidPdnError(f"GameType {shorten(fields[0].lstrip('0') or '0')} is not a game "
+                              f"shashki plays; expected {_gametype_list()}")
+    if len(fields) >= 4:
+        size = [bounded_int(f, 99) if _DIGITS.fullmatch(f) else None for f in fields[2:4]]
+        if size != [8, 8]:
+            raise InvalidPdnError(f"GameType {shorten(value)!r} describes a "
+                                  f"{shorten(fields[2], 8)}x{shorten(fields[3], 8)} board; "
+                                  f"shashki plays on 8x8")
     return variant
 
 
@@ -88,7 +96,7 @@ def game_variant(headers: Mapping[str, str], forced: Optional[Variant]) -> Varia
     if tag is not None:
         if named is None:
             names = ", ".join(v.name for v in VARIANTS)
-            raise InvalidPdnError(f"unknown Variant {_shorten(tag)!r}; shashki plays {names}")
+            raise InvalidPdnError(f"unknown Variant {shorten(tag)!r}; shashki plays {names}")
         return named
     return DEFAULT_VARIANT
 

@@ -15,6 +15,7 @@ import re
 import weakref
 from typing import IO, Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
+from .._text import bounded_int
 from ..variants import Variant, get_variant
 from .builder import SEPARATOR, GameBuilder
 from .game import Game
@@ -23,11 +24,14 @@ from .game import Game
 PdnHandle = Union[IO[str], IO[bytes], Iterable[str], Iterable[bytes]]
 
 GLYPHS: Dict[str, int] = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+#: the largest NAG read (PGN's standard ones end at 255; files use a few more)
+MAX_NAG = 999
 
 # A tag line.  The value runs from the first quote to the last, so an unescaped quote inside
 # it (seen in real files) still reads.
 _TAG = re.compile(r'\s*\[\s*([A-Za-z0-9_]+)\s*"(.*)"\s*\]\s*\Z', re.S)
-_SQUARE = r"(?:[a-hA-H][1-8]|\d{1,2})"
+# numbers of any length: a zero-padded one reads as its value (shashki._text.bounded_int)
+_SQUARE = r"(?:[a-hA-H][1-8]|[0-9]+)"
 _BOUNDARY = r"(?=[\s{}();$]|\Z)"
 _TOKEN = re.compile(
     r"(?P<space>\s+)"
@@ -35,9 +39,9 @@ _TOKEN = re.compile(
     r"|(?P<semi>;)"
     r"|(?P<open>\()"
     r"|(?P<close>\))"
-    r"|(?P<nag>\$\d{1,3})" + _BOUNDARY +
+    r"|(?P<nag>\$[0-9]+)" + _BOUNDARY +
     r"|(?P<result>1-0|0-1|1/2-1/2|\u00bd-\u00bd|2-0|0-2|1-1|0-0|\*)" + _BOUNDARY +
-    r"|(?P<number>\d{1,4}\.+)"
+    r"|(?P<number>[0-9]+\.+)"
     r"|(?P<move>" + _SQUARE + "(?:" + SEPARATOR + _SQUARE + r")+)(?P<suffix>[!?]{1,2})?" +
     _BOUNDARY +
     r"|(?P<glyph>[!?]{1,2})" + _BOUNDARY +
@@ -316,13 +320,21 @@ class _Movetext:
                 suffix = match.group("suffix")
                 builder.move(token, GLYPHS[suffix] if suffix else None)
             elif kind == "nag":
-                builder.nag(int(token[1:]))
+                self._nag(token)
             elif kind == "glyph":
                 builder.nag(GLYPHS[token])
             elif kind == "other":
                 builder.unreadable(token)
             # numbers and '...' carry nothing: moves are counted, not numbered
         return False
+
+    def _nag(self, token: str) -> None:
+        value = bounded_int(token[1:], MAX_NAG)
+        if value is not None:
+            self.builder.nag(value)
+        elif not self.builder.depth:
+            shown = token if len(token) <= 20 else f"{token[:20]}... ({len(token) - 1} digits)"
+            self.builder.fail(f"NAG {shown} is out of range; expected $0 to ${MAX_NAG}")
 
     def _comment(self, text: str, pos: int) -> Tuple[str, Optional[str], int]:
         """(comment, line, position after '}'); the line is None when the comment runs to the
