@@ -173,6 +173,21 @@ def test_playstrategy_multi_jump_is_one_move():
         board.fen()
 
 
+def test_playstrategy_results_are_scored_first_mover_first():
+    # issue 12.10: PlayStrategy names its players P1 (who moves first: Black in english) and
+    # P2, and scores P1 first; shashki scores White first in every game (Board.result())
+    text = ('[P1 "first"]\n[P2 "second"]\n[Result "1-0"]\n[Variant "American/English"]\n\n'
+            "1. c3-d4 1-0")
+    game = read(text)
+    assert game.result == "0-1"
+    assert (game.headers["Black"], game.headers["White"]) == ("first", "second")
+    assert read(str(game)).result == "0-1"   # written with a GameType: read as written
+    assert read(text.replace('[Result "1-0"]\n', "")).result == "0-1"   # the movetext's
+    assert read(text.replace("1-0", "1/2-1/2")).result == "1/2-1/2"
+    # with a GameType tag the file is not PlayStrategy's: read as written
+    assert read('[GameType "21"]\n[P1 "x"]\n\n1. 11-15 1-0').result == "1-0"
+
+
 def test_split_jumps_across_move_numbers_and_comments():
     fen = "B:W14,22,30:B10,1"
     game = read(f'[GameType "21"]\n[FEN "{fen}"]\n\n1. 10x17 {{first}} 2. 17x26 {{second}} *')

@@ -16,13 +16,19 @@ from the ``GameType`` tag, else a ``Variant`` tag, unless the caller forces one 
 Game only ever holds legal moves.  Numbers of any length read (a zero-padded ``$0001`` is
 NAG 1, a GameType ``0025`` is 25).
 
+Results: ``1-0`` is a win of White and ``0-1`` of Black in every game, english included
+(where Black moves first), as ``Board.result()`` says.
+
 PlayStrategy's english dialect is read as well (shashki.pdn.dialects): it has no ``GameType``,
 names squares algebraically *as seen from the side that moves first* (Black, whose men stand on
 its rows 1-3), and splits a multi-jump into single jumps (``d8xf6 f6xd4`` is one move).  Seen
 from White that board is turned half a turn, so the square (file, rank) there is
 (h - file, 8 - rank) here: the usual first move ``c3-d4`` is ``11-15``.  Jumps are merged when a
 capture starts on the square where the previous capture ended: the opponent can never move from
-that square (the capturing piece stands on it), so only a continuation fits.
+that square (the capturing piece stands on it), so only a continuation fits.  Its players are
+``P1`` (the first mover, Black in english) and ``P2``, and its results are scored P1 first:
+reading turns them into White-first scores (PlayStrategy's ``1-0`` in english is read as
+``0-1``, Black won) and adds ``White`` and ``Black`` tags naming the players.
 
 Errors: a malformed game raises InvalidPdnError naming the game number, the line and the
 problem.  The whole game is read first, so the next ``read_game`` call starts at the next game.

@@ -145,6 +145,9 @@ class GameBuilder:
                 board = Board(variant, dialects.fen_text(headers["FEN"], variant))
             except ShashkiError as exc:
                 problems.append(f"FEN tag: {exc}")
+        self.swap_result = dialects.is_playstrategy(headers)
+        if self.swap_result:
+            dialects.normalise_headers(headers, variant)
         self.variant = variant
         self.headers = headers
         self.start = board.copy()
@@ -242,7 +245,10 @@ class GameBuilder:
     def result(self, token: str) -> None:
         """The result at the end of the movetext (the reader reads none inside a variation)."""
         self._flush(self.lines[0])
-        self.movetext_result = RESULT_ALIASES.get(token, token)
+        token = RESULT_ALIASES.get(token, token)
+        if self.swap_result:
+            token = dialects.first_mover_result(token, self.variant)
+        self.movetext_result = token
 
     def unreadable(self, token: str) -> None:
         """A word that is none of PDN's."""

@@ -8,8 +8,11 @@ the names and aliases, the side that moves first.
   tag picks the other, and the writer adds one for it.
 - **Variant** (lidraughts, PlayStrategy): a game's name or alias (``Russian``, ``poddavki``),
   or names joined by ``/`` or ``,`` (PlayStrategy's ``American/English``).
-- **PlayStrategy**: no GameType.  In a game whose record sets ``playstrategy_algebraic``
-  (english) the squares are
+- **PlayStrategy**: no GameType; the players are ``P1`` (who moves first) and ``P2``, and the
+  result is scored P1 first: ``1-0`` is a win of the first mover, Black in english.  shashki
+  scores White first in every game (as ``Board.result()`` does), so reading turns the
+  result round where Black moves first, and names the players in ``White`` and ``Black``
+  tags.  In a game whose record sets ``playstrategy_algebraic`` (english) the squares are
   named algebraically *as seen from the side that moves first* (Black, whose men stand on its
   rows 1-3): that board is turned half a turn from White's, so (file, rank) there is
   (h - file, 8 - rank) here, and PlayStrategy's usual first move ``c3-d4`` is ``11-15``.  A
@@ -24,7 +27,7 @@ from typing import Dict, List, Mapping, Optional
 from .. import squares as _sq
 from .._text import bounded_int
 from ..errors import InvalidPdnError, ShashkiError
-from ..variants import VARIANTS, WHITE, Variant, get_variant
+from ..variants import BLACK, COLOR_NAMES, VARIANTS, WHITE, Variant, get_variant
 
 #: the game of a PDN game without GameType or Variant tag: the first record, as for Board()
 DEFAULT_VARIANT = VARIANTS[0]
@@ -113,6 +116,29 @@ def variant_tag(variant: Variant, tag: Optional[str]) -> Optional[str]:
 
 
 # --- PlayStrategy ------------------------------------------------------------------------------
+
+def is_playstrategy(headers: Mapping[str, str]) -> bool:
+    """Whether a game's tags are PlayStrategy's: players P1 and P2, no GameType."""
+    return "GameType" not in headers and ("P1" in headers or "P2" in headers)
+
+
+def first_mover_result(result: str, variant: Variant) -> str:
+    """A result scored first mover first (PlayStrategy's P1-P2) scored White first."""
+    if variant.first_to_move == WHITE:
+        return result
+    return "-".join(reversed(result.split("-")))
+
+
+def normalise_headers(headers: Dict[str, str], variant: Variant) -> None:
+    """PlayStrategy's tags as shashki's: the Result scored White first, the players also in
+    White and Black tags (P1 plays the side that moves first)."""
+    if "Result" in headers:
+        headers["Result"] = first_mover_result(headers["Result"], variant)
+    second = BLACK if variant.first_to_move == WHITE else WHITE
+    for player, color in (("P1", variant.first_to_move), ("P2", second)):
+        if player in headers:
+            headers.setdefault(COLOR_NAMES[color].title(), headers[player])
+
 
 def _first_mover_square(name: str, variant: Variant) -> str:
     """A square named algebraically from the first mover's side, in the game's notation."""

@@ -442,7 +442,8 @@ class Game:
 
     @property
     def result(self) -> str:
-        """The result string as recorded (the Result tag), "*" when unknown."""
+        """The result string as recorded (the Result tag), "*" when unknown.  "1-0" is a win
+        of White in every game, english too (where Black moves first)."""
         return self.headers.get("Result", "*")
 
     @result.setter

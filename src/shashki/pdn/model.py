@@ -25,7 +25,8 @@ from ..move import Move
 __all__ = ["GameNode", "Visitor", "RESULTS", "walk"]
 
 #: the result strings PDN files use: international scoring (1-0, 1/2-1/2), the 2-point scoring
-#: of russian and brazilian sites (2-0, 1-1), a double loss (0-0), and "*" for unknown
+#: of russian and brazilian sites (2-0, 1-1), a double loss (0-0), and "*" for unknown.  The
+#: first score is White's in every game, english too (where Black moves first).
 RESULTS = ("1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*")
 #: other spellings of those results, read as the standard one
 RESULT_ALIASES = {"\u00bd-\u00bd": "1/2-1/2"}
