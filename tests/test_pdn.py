@@ -493,7 +493,12 @@ PDN_PIECES = ["[", "]", '"', "{", "}", "(", ")", ";", "%", "$", "!", "?", ".", "
               "*", "/", "\n", " ", "1-0", "0-1", "2-0", "1/2-1/2", "1.", "12...", "c3", "d4",
               "e5", "f6", "11", "15", "32", "0", "99", "c3-d4", "f6-g5", "11-15", "d8xf6",
               "f6xd4", '[GameType "25"]', '[GameType "21"]', '[GameType "2', '[Variant "',
-              '[FEN "W:W21:B1"]', '[FEN "', "K", "W:", "B:", "\ufeff", "\x00", "é", "½-½"]
+              '[FEN "W:W21:B1"]', '[FEN "', "K", "W:", "B:", "\ufeff", "\x00", "é", "½-½",
+              # issue 12: numbers past Python's 4,300 digits, a digit int() refuses, deep
+              # nesting, PlayStrategy's players
+              "0" * 4400, "$" + "0" * 4400 + "1", "$1000", '[GameType "' + "0" * 4400 + '25"]',
+              '[FEN "B:W' + "0" * 4400 + '21:B1"]', "\u00b2", '[GameType "\u00b2"]',
+              "(1. e3-f4 " * 100, ")" * 100, '[P1 "a"]', '[P2 "b"]']
 
 
 @settings(max_examples=400, deadline=None)
