@@ -804,7 +804,7 @@ def test_fuzzed_pdn_with_variations_only_raises_documented_errors(text):
         assert again.moves == game.moves and game_tree(again) == game_tree(game)
 
 
-# --- the game tree (shashki.pdn.GameNode, Visitor) ------------------------------------------------
+# --- the game tree (shashki.pdn.GameNode, Visitor) -----------------------------------------------
 
 def test_the_lists_are_views_of_the_node_tree():
     game = read(ANNOTATED, variations=True)

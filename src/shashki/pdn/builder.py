@@ -115,7 +115,8 @@ class _Line:
     def title(self) -> str:
         if self.replaced is None:
             return "a variation"
-        return f"the variation replacing {move_label(self.base)} {self.replaced} (line {self.opened})"
+        return (f"the variation replacing {move_label(self.base)} {self.replaced} "
+                f"(line {self.opened})")
 
 
 class GameBuilder:
