@@ -50,6 +50,9 @@ class Variant:
     no_progress_limit: int = 0
     #: the FMJD-64 endgame draw rules 7.2.4-7.2.8 (russian; optional in brazilian)
     fmjd_endgame_rules: bool = False
+    #: PlayStrategy's PDN names this game's squares algebraically, as seen from the side that
+    #: moves first, instead of by number (shashki.pdn reads that dialect)
+    playstrategy_algebraic: bool = False
     geometry: Geometry = field(default=EIGHT, repr=False)
 
     def kernel_constants(self) -> Dict[str, int]:
@@ -160,7 +163,8 @@ ENGLISH = Variant(
     flying_kings=False, men_capture_backward=False, men_capture_kings=True,
     promotion="stop", precedence="free", first_to_move=BLACK, reversed_goal=False,
     squares="english", capture_sep="x", gametype=21, pdn_gametype="21,B,8,8,N1,0",
-    start_fen="B:W21-32:B1-12", kings_only_limit=0, no_progress_limit=40)
+    start_fen="B:W21-32:B1-12", kings_only_limit=0, no_progress_limit=40,
+    playstrategy_algebraic=True)
 
 VARIANTS = (RUSSIAN, GIVEAWAY, BRAZILIAN, ITALIAN, ENGLISH)
 
