@@ -604,7 +604,7 @@ def test_pushing_a_bad_move_leaves_the_counters():
     before = board.draw_counters
     with pytest.raises(shashki.IllegalMoveError):
         board.push(shashki.Move(sq("e1"), sq("h4")))
-    assert board.draw_counters == before and len(board._stack) == 5
+    assert board.draw_counters == before and len(board.move_stack) == 5
 
 
 # --- properties of random games -----------------------------------------------------------
@@ -762,4 +762,4 @@ def test_popping_everything_restores_the_start(board, data):
     assert board.outcome() == start.outcome()
     assert board.outcome(claim_draw=True) == start.outcome(claim_draw=True)
     assert board.can_claim_draw() == start.can_claim_draw()
-    assert board._stack == []
+    assert board.move_stack == []

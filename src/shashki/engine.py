@@ -107,7 +107,7 @@ class Engine:
 
     def evaluate(self, board: Board) -> int:
         """The static evaluation of `board` from the side to move."""
-        return self._searcher.evaluate(*board._masks())
+        return self._searcher.evaluate(*board.masks)
 
     def search(self, board: Board, depth: Optional[int] = None, nodes: Optional[int] = None,
                movetime: Optional[float] = None, *, clock: Optional[float] = None,
@@ -149,7 +149,7 @@ class Engine:
         self._searcher.new_search()
         history, reversible = self._history(board)
         balance = board.draw_counters.balance_plies
-        masks = board._masks()
+        masks = board.masks
         legal = list(board.legal_moves)
         if not legal:
             end = Score(_WIN if self.variant.reversed_goal else -_WIN)
@@ -195,7 +195,7 @@ class Engine:
             piece = replay.piece_at(move.origin)
             if move.is_capture or (piece is not None and not piece[1]):
                 break
-            keys.append(_search.position_key(*replay._masks(), self.variant.rules))
+            keys.append(_search.position_key(*replay.masks, self.variant.rules))
         keys.reverse()
         return keys, len(keys)
 

@@ -85,7 +85,7 @@ def split(board: Board, depth: int, paths: bool = False, min_tasks: int = 32,
     root until there are at least `min_tasks` tasks or the remaining depth would fall below
     `min_depth`.  The order is deterministic, so a checkpoint can name tasks by index."""
     variant = board.variant
-    frontier: List[_Node] = [((), board._masks(), depth, 1)]
+    frontier: List[_Node] = [((), board.masks, depth, 1)]
     while len(frontier) < min_tasks and frontier and frontier[0][2] > min_depth:
         expanded: List[_Node] = []
         for prefix, masks, remaining, weight in frontier:
