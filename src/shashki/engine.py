@@ -79,10 +79,9 @@ EVAL_WEIGHTS = ("man", "king", "advance", "back_rank", "centre")
 
 def _weights(variant: Variant) -> Dict[str, Any]:
     flying = variant.flying_kings
+    # the draw rules are the board's own (the searcher takes them from the board searched)
     return dict(man=100, king=300 if flying else 150, advance=3 if flying else 4,
-                back_rank=6, centre=4, reversed=variant.reversed_goal,
-                draw_plies=2 * (variant.kings_only_limit or variant.no_progress_limit),
-                fmjd_draws=variant.fmjd_endgame_rules)
+                back_rank=6, centre=4, reversed=variant.reversed_goal)
 
 
 class Engine:
@@ -107,7 +106,7 @@ class Engine:
 
     def evaluate(self, board: Board) -> int:
         """The static evaluation of `board` from the side to move."""
-        return self._searcher.evaluate(*board.masks)
+        return self._searcher.evaluate(board)
 
     def search(self, board: Board, depth: Optional[int] = None, nodes: Optional[int] = None,
                movetime: Optional[float] = None, *, clock: Optional[float] = None,
@@ -147,9 +146,6 @@ class Engine:
         max_depth = depth or MAX_DEPTH
         deadline = start + budget if budget is not None else 0.0
         self._searcher.new_search()
-        history, reversible = self._history(board)
-        balance = board.draw_counters.balance_plies
-        masks = board.masks
         legal = list(board.legal_moves)
         if not legal:
             end = Score(_WIN if self.variant.reversed_goal else -_WIN)
@@ -161,7 +157,7 @@ class Engine:
             if left is not None and left <= 0:
                 break
             score, pv, n, seldepth, completed = self._searcher.search(
-                *masks, d, history, reversible, left or 0, deadline, balance)
+                board, d, left or 0, deadline)
             total_nodes += n
             elapsed = _search.now_seconds() - start
             if not completed and best is not None:
@@ -185,19 +181,6 @@ class Engine:
                 break               # the next iteration would not finish in time
         assert best is not None     # the first iteration always sets it
         return best
-
-    def _history(self, board: Board) -> Tuple[List[int], int]:
-        """Keys of the earlier positions since the last irreversible move, oldest first."""
-        keys: List[int] = []
-        replay = board.copy()
-        while replay.move_stack:
-            move = replay.pop()
-            piece = replay.piece_at(move.origin)
-            if move.is_capture or (piece is not None and not piece[1]):
-                break
-            keys.append(_search.position_key(*replay.masks, self.variant.rules))
-        keys.reverse()
-        return keys, len(keys)
 
     @staticmethod
     def _pv_moves(board: Board, pv: Sequence[Tuple[int, int, int]]) -> List[Move]:
