@@ -30,6 +30,7 @@ from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping,
 
 from .board import Board
 from .errors import ShashkiError
+from .colors import Color
 from .variants import BLACK, WHITE, Variant, get_variant
 
 if TYPE_CHECKING:
@@ -477,7 +478,7 @@ def adjudicate(board: Board) -> Optional[Outcome]:
 
 
 def play_game(white: Any, black: Any, board: Board, max_moves: int = DEFAULT_MAX_MOVES,
-              stats: Optional[Mapping[int, PlayerStats]] = None) -> Optional[Outcome]:
+              stats: Optional[Mapping[Color, PlayerStats]] = None) -> Optional[Outcome]:
     """Play `white` against `black` (players with choose(board)) from `board` (changed in
     place) until adjudicate() ends the game or each side has made `max_moves` moves.
     Returns (outcome or None at the cap).  `stats` maps a colour to the PlayerStats to add to."""

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Dict, Tuple, Union
 
 from . import squares as _sq
-from .colors import BLACK, WHITE
+from .colors import BLACK as BLACK, WHITE as WHITE
 from .errors import InvalidVariantError
 from .geometry import EIGHT, Geometry
 
