@@ -43,6 +43,9 @@ WORKER_DIR = HERE / "peers"
 PEERS = {
     "py-draughts": {"requirement": "py-draughts==1.10.1", "worker": "py_draughts_worker.py"},
     "pydraughts": {"requirement": "pydraughts==0.6.7", "worker": "pydraughts_worker.py"},
+    # the API benchmark's yardsticks (benchmarks/bench_api.py): random playouts only
+    "open_spiel": {"requirement": "open_spiel==2.0.2", "worker": "playouts_worker.py"},
+    "python-chess": {"requirement": "chess==1.11.2", "worker": "playouts_worker.py"},
 }
 
 VARIANTS = ("russian", "giveaway", "brazilian", "italian", "english")

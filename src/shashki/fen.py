@@ -17,13 +17,14 @@ Writing gives one canonical text per position, so reading then writing is stable
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Dict, List, Tuple
 
 from . import squares as _sq
 from ._text import bounded_int
 from .errors import InvalidFenError
-from .variants import WHITE, BLACK, COLOR_NAMES, Variant
+from .variants import WHITE, BLACK, COLOR_NAMES, Variant, get_variant
 
 MAX_PIECES = 12
 #: every character a FEN may hold once spaces, quotes and the trailing dot are gone
@@ -43,6 +44,19 @@ def parse_fen(text: str, variant: Variant) -> Tuple[int, int, int, int, Dict[str
     """
     if not isinstance(text, str):
         raise InvalidFenError(f"a FEN must be a string, not {type(text).__name__}")
+    white, black, kings, turn, counters = _parse_cached(text, variant.name)
+    return white, black, kings, turn, dict(counters)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_cached(text: str, name: str) -> Tuple[int, int, int, int, Tuple[Tuple[str, int], ...]]:
+    # Reading a FEN is pure, and programs read the same ones again and again (every new game's
+    # start position): each text is read once per game.  Errors are not cached.
+    white, black, kings, turn, counters = _parse(text, get_variant(name))
+    return white, black, kings, turn, tuple(counters.items())
+
+
+def _parse(text: str, variant: Variant) -> Tuple[int, int, int, int, Dict[str, int]]:
     fen = "".join(text.split())
     if len(fen) >= 2 and fen[0] == fen[-1] == '"':
         fen = fen[1:-1]

@@ -55,6 +55,9 @@ cdef class BoardCore:
     cdef int64_t stamp                  # 0: not generated
 
     cdef int generate(self) except -1
+    cdef int grow(self, int n) except -1
+    cdef int grow_history(self) except -1
+    cdef int push_index(self, int i, Move move) except -1
     cdef int find(self, Move m) except -2
     cdef Move make(self, int i)
     cdef int repetitions(self, const Position *p, int window, int limit) noexcept

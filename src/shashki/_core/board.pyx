@@ -12,11 +12,11 @@ one is asked for, an Outcome when the game ends.
 cimport cython
 from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
 from libc.stdint cimport uint8_t, int64_t
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, MAXPATH, Position, Move as KMove, Route,
                       MoveList, KernelOps, make_move, ctz)
 from .movegen cimport Kernel
-from .draws cimport (DrawRules, DrawState, set_draw_rules, draws_start, draws_after, draw_rule, T_NONE,
+from .draws cimport (DrawRules, DrawState, draws_start, draws_after, draw_rule, T_NONE,
                      T_NO_MOVES, T_REPETITION, T_KINGS_VS_LONE_KING, T_KINGS_ONLY, T_BALANCE,
                      T_MAIN_ROAD, T_FEW_PIECES, T_NO_PROGRESS)
 
@@ -26,6 +26,11 @@ from ..errors import IllegalMoveError, InvalidMoveError, InvalidSquareError
 cdef tuple COLORS = (Color.WHITE, Color.BLACK)
 # a new number for every list of legal moves generated: a Move knows which list it came from
 cdef int64_t STAMPS = 0
+# Where the kernel writes the moves before the board keeps the n it needs: generation runs
+# with the GIL held (it takes a fraction of a microsecond, less than releasing the GIL would
+# cost), so one buffer serves every board, and no board carries 40 KB.
+cdef MoveList SCRATCH
+cdef Route SCRATCH_ROUTES[MAXMOVES]
 
 
 cdef class Notation:
@@ -254,10 +259,8 @@ cdef class LegalMoves:
         return self.board.nmoves > 0
 
     def __iter__(self):
-        cdef BoardCore b = self.board
-        cdef int i
-        b.generate()
-        return iter([b.make(i) for i in range(b.nmoves)])
+        self.board.generate()
+        return MoveIterator(self.board, self.board.stamp)
 
     def __contains__(self, move):
         if not isinstance(move, Move):
@@ -266,6 +269,36 @@ cdef class LegalMoves:
 
     def __repr__(self):
         return f"<LegalMoves ({', '.join(map(str, self))})>"
+
+
+@cython.freelist(16)
+cdef class MoveIterator:
+    """The moves of a LegalMoves view, made one by one."""
+
+    cdef BoardCore board
+    cdef int64_t stamp
+    cdef int i
+
+    def __cinit__(self, BoardCore board, int64_t stamp):
+        self.board = board
+        self.stamp = stamp
+        self.i = 0
+
+    def __iter__(self):
+        return self
+
+    def __length_hint__(self):
+        return self.board.nmoves - self.i if self.board.stamp == self.stamp else 0
+
+    def __next__(self):
+        if self.board.stamp != self.stamp:
+            if self.i == 0 or self.i < self.board.nmoves:
+                raise RuntimeError("the board changed while its legal moves were iterated")
+            raise StopIteration
+        if self.i >= self.board.nmoves:
+            raise StopIteration
+        self.i += 1
+        return self.board.make(self.i - 1)
 
 
 # --- the board ---------------------------------------------------------------------------------
@@ -386,39 +419,34 @@ cdef class BoardCore:
         """Generate the legal moves of the position (routes of captures included) unless they
         are already known."""
         global STAMPS
-        cdef MoveList ml
-        cdef Route routes[MAXMOVES]
+        cdef MoveList *ml = &SCRATCH
         cdef int i, j, n
         if self.stamp:
             return 0
-        ml.routes = routes
+        ml.routes = SCRATCH_ROUTES
         ml.merge = 1
-        with nogil:
-            self.ops.routes(&self.pos, &ml)
+        self.ops.routes(&self.pos, ml)
         if ml.overflow:  # pragma: no cover - no position of these games has that many moves
             raise IllegalMoveError("the position has more legal moves than shashki can list")
         n = ml.n
         if n > self.cap_moves:
-            self._grow(n)
+            self.grow(n)
         memcpy(self.moves, ml.moves, n * sizeof(KMove))
+        memset(self.amb, 0, n)
         if n and ml.moves[0].ncapt:
-            memcpy(self.routes, routes, n * sizeof(Route))
+            memcpy(self.routes, SCRATCH_ROUTES, n * sizeof(Route))
             for i in range(n):
-                self.amb[i] = 0
                 for j in range(n):
                     if j != i and ml.moves[j].frm == ml.moves[i].frm and \
                             ml.moves[j].to == ml.moves[i].to:
                         self.amb[i] = 1
                         break
-        else:
-            for i in range(n):
-                self.amb[i] = 0
         self.nmoves = n
         STAMPS += 1
         self.stamp = STAMPS
         return 0
 
-    def _grow(self, int n):
+    cdef int grow(self, int n) except -1:
         cdef int cap = max(n, 2 * self.cap_moves, 16)
         cdef void *a = PyMem_Realloc(self.moves, cap * sizeof(KMove))
         if a == NULL:
@@ -433,6 +461,7 @@ cdef class BoardCore:
             raise MemoryError()
         self.amb = <uint8_t *>a
         self.cap_moves = cap
+        return 0
 
     cdef Move make(self, int i):
         """The Move object of legal move i."""
@@ -446,8 +475,7 @@ cdef class BoardCore:
         m._routes = km.routes
         m._promotion = km.promote
         m.ambiguous = self.amb[i]
-        m.notation = self.notation
-        m.text = None
+        m.notation = self.notation      # (m.text is None, as a new object's fields are)
         m.stamp = self.stamp
         m.index = i
         if km.ncapt:
@@ -493,12 +521,12 @@ cdef class BoardCore:
         """True when the side to move must capture."""
         return self.ops.must_capture(&self.pos)
 
-    def _push_index(self, int i, Move move):
+    cdef int push_index(self, int i, Move move) except -1:
         cdef KMove km = self.moves[i]
         cdef Position before = self.pos
         cdef Ply *ply
         if self.nhist == self.cap_hist:
-            self._grow_history()
+            self.grow_history()
         ply = &self.hist[self.nhist]
         ply.pos = self.pos
         ply.draws = self.draws
@@ -507,14 +535,16 @@ cdef class BoardCore:
         draws_after(&self.draws, &before, &km, &self.pos, &self.draw_rules)
         self.stamp = 0
         self.move_stack.append(move)
+        return 0
 
-    def _grow_history(self):
+    cdef int grow_history(self) except -1:
         cdef int cap = max(64, 2 * self.cap_hist)
         cdef void *a = PyMem_Realloc(self.hist, cap * sizeof(Ply))
         if a == NULL:
             raise MemoryError()
         self.hist = <Ply *>a
         self.cap_hist = cap
+        return 0
 
     def push(self, move):
         """Play a legal Move (or its text); returns the Move.  The board is unchanged on error."""
@@ -530,7 +560,7 @@ cdef class BoardCore:
             raise self.illegal_move_error(str(m), m._origin)
         if m.stamp != self.stamp or m.notation is None:
             m = self.make(i)    # the board's own Move carries the route and the text
-        self._push_index(i, m)
+        self.push_index(i, m)
         return m
 
     def pop(self):
@@ -731,3 +761,19 @@ def _runs(numbers):
 # the Python side of game end (shashki.outcome), bound when that module is loaded
 from ..outcome import DrawCounters as _DrawCounters, make_outcome as _make_outcome, \
     TERMINATION_CODES as _TERMINATION_CODES
+from ..outcome import (LONE_KING_CAPTURE_MOVES as _LONE_KING_MOVES, BALANCE_MOVES as _BALANCE,
+                       MAIN_ROAD_MOVES as _ROAD_MOVES, FEW_PIECES_MOVES as _FEW_MOVES)
+
+
+cdef void set_draw_rules(DrawRules *r, object variant, bint fmjd, u64 main_road) except *:
+    """The draw rules of a game's record (shashki.variants.Variant), with or without the
+    FMJD-64 set."""
+    r.kings_only_plies = 2 * variant.kings_only_limit
+    r.no_progress_plies = 2 * variant.no_progress_limit
+    r.fmjd = fmjd
+    r.lone_king_moves = _LONE_KING_MOVES
+    r.balance_plies[0] = 2 * _BALANCE[0][2]
+    r.balance_plies[1] = 2 * _BALANCE[1][2]
+    r.road_moves = _ROAD_MOVES
+    r.few_moves = _FEW_MOVES
+    r.main_road = main_road

@@ -62,22 +62,6 @@ cdef inline void configurations(const Position *p, const DrawRules *r, bint *roa
             few[0] = True
 
 
-cdef inline void set_draw_rules(DrawRules *r, object variant, bint fmjd, u64 main_road):
-    """The draw rules of a game's record (shashki.variants.Variant), with or without the
-    FMJD-64 set."""
-    from ..outcome import (LONE_KING_CAPTURE_MOVES, BALANCE_MOVES, MAIN_ROAD_MOVES,
-                           FEW_PIECES_MOVES)
-    r.kings_only_plies = 2 * variant.kings_only_limit
-    r.no_progress_plies = 2 * variant.no_progress_limit
-    r.fmjd = fmjd
-    r.lone_king_moves = LONE_KING_CAPTURE_MOVES
-    r.balance_plies[0] = 2 * BALANCE_MOVES[0][2]
-    r.balance_plies[1] = 2 * BALANCE_MOVES[1][2]
-    r.road_moves = MAIN_ROAD_MOVES
-    r.few_moves = FEW_PIECES_MOVES
-    r.main_road = main_road
-
-
 cdef inline void draws_start(DrawState *d, const Position *p, const DrawRules *r) noexcept nogil:
     """The counters of a set-up position: every count starts there."""
     cdef bint road = False, few = False
