@@ -92,6 +92,60 @@ def test_split_tasks_add_up():
     assert total == board.perft(9, paths=True, jobs=1)
 
 
+def test_no_task_is_long():
+    # issue 12.12: the count of one task cannot be interrupted (it runs in C), so a run stops
+    # only as soon as its running tasks end.  A tree is split until no task is estimated to
+    # have more than max_leaves leaves, even on one thread (before: a single task).
+    board = shashki.Board("russian")
+    tasks = runner.split(board, 11, min_tasks=1)
+    counts = [runner.run_task(("russian", t.masks, t.depth, False, 0, None)) for t in tasks]
+    assert sum(counts) == 110917189
+    assert len(tasks) > 1 and max(counts) <= 5 * runner.TASK_LEAVES
+    assert all(runner.estimate(board.variant, t.masks, t.depth) <= runner.TASK_LEAVES
+               for t in tasks)
+    assert len(runner.split(board, 11, min_tasks=1, max_leaves=10 ** 6)) > len(tasks)
+
+
+def test_progress_is_told_the_tasks():
+    seen = []
+
+    class Bars:
+        def set_tasks(self, tasks):
+            seen.append(len(tasks))
+
+        def __call__(self, done, total, task, count):
+            assert seen == [total]
+
+    result = runner.run(shashki.Board("english"), 9, jobs=2, progress=Bars())
+    assert seen == [result.tasks]
+
+
+def test_depth_is_bounded():
+    # issue 12.8: a depth too large for the C counter was an OverflowError
+    board = shashki.Board("russian")
+    for depth in (2 ** 70, 65, -1, 2.0, True):
+        with pytest.raises(ValueError, match="depth must be a whole number from 0 to 64"):
+            runner.run(board, depth)
+    with pytest.raises(ValueError, match="from 0 to 64"):
+        board.perft(2 ** 70)
+
+
+@pytest.mark.parametrize("text", ["[" * 200000 + "\n", '{"a": ' * 100000 + "\n"])
+def test_checkpoint_nested_too_deep_is_refused(tmp_path, text):
+    # issue 12.5: JSON nested too deep raised RecursionError, not CheckpointError
+    path = tmp_path / "run.ckpt"
+    board = shashki.Board("russian")
+    path.write_text(text)
+    with pytest.raises(runner.CheckpointError, match="not a shashki perft checkpoint"):
+        runner.run(board, 8, jobs=1, checkpoint=path)
+    path.unlink()
+    runner.run(board, 8, jobs=1, checkpoint=path)
+    with open(path, "a") as handle:
+        handle.write(text)
+    with pytest.raises(runner.CheckpointError, match="damaged at line"):
+        runner.run(board, 8, jobs=1, checkpoint=path)
+
+
 def test_divide_of_a_run_matches_board_divide():
     board = shashki.Board("russian")
     result = runner.run(board, 8, jobs=2)
@@ -211,6 +265,15 @@ def test_cli_bad_arguments_exit_2(args):
                           text=True)
     assert proc.returncode == 2
     assert "error" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_cli_corrupt_checkpoint_exits_2(tmp_path):
+    path = tmp_path / "ck"
+    path.write_text("[" * 200000 + "\n")
+    proc = subprocess.run([sys.executable, "-m", "shashki", "perft", "russian", "3",
+                           "--checkpoint", str(path)], capture_output=True, text=True)
+    assert proc.returncode == 2, proc.stderr
+    assert "not a shashki perft checkpoint" in proc.stderr and "Traceback" not in proc.stderr
 
 
 @pytest.mark.parametrize("kwargs", [{"jobs": 0}, {"jobs": "2"}, {"jobs": True}, {"hash_mb": -1},
