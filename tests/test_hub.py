@@ -16,7 +16,7 @@ import time
 import pytest
 
 import shashki
-from shashki import hub
+from shashki.apps import hub
 
 VARIANTS = ["russian", "giveaway", "brazilian", "italian", "english"]
 

@@ -52,6 +52,8 @@ _Node = Tuple[Tuple[str, ...], Masks, int, int]
 CHECKPOINT_FORMAT = 1
 #: the deepest perft accepted: deeper trees are beyond any computer
 MAX_DEPTH = 64
+#: the most threads of one run
+MAX_JOBS = 1024
 #: the most leaves a task is meant to have (estimated): a fraction of a second of one core,
 #: so that an interrupted run stops soon (the count of one task, in C, cannot be interrupted)
 TASK_LEAVES = 10_000_000
@@ -305,10 +307,12 @@ def perft(board: Board, depth: int, paths: bool = False, *, jobs: Optional[int] 
 
 
 def check_options(jobs: Optional[int], hash_mb: float) -> None:
-    """ValueError unless `jobs` is None or a whole number >= 1 and `hash_mb` is a number of
-    MiB from 0 (no table) to MAX_HASH_MB."""
-    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
-        raise ValueError(f"jobs must be a whole number, 1 or more, not {shown(jobs)}")
+    """ValueError unless `jobs` is None or a whole number from 1 to MAX_JOBS and `hash_mb` is
+    a number of MiB from 0 (no table) to MAX_HASH_MB."""
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int)
+                             or not 1 <= jobs <= MAX_JOBS):
+        raise ValueError(f"jobs must be a whole number from 1 to {MAX_JOBS}, "
+                         f"not {shown(jobs)}")
     check_hash_mb(hash_mb, zero_ok=True)
 
 
