@@ -4,6 +4,7 @@ Every block of ../shared/perft is counted each way at its deepest line under LIM
 """
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -265,6 +266,27 @@ def test_cli_bad_arguments_exit_2(args):
                           text=True)
     assert proc.returncode == 2
     assert "error" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_cli_usage_errors_show_the_usage_of_perft():
+    # issue 12.12: `shashki perft russian` printed the top-level usage
+    proc = subprocess.run([sys.executable, "-m", "shashki", "perft", "russian"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("usage: shashki perft ") and "DEPTH" in proc.stderr
+
+
+@pytest.mark.parametrize("args", [["0"], ["1"], ["3", "--divide"], ["--depth-range", "0-3"],
+                                  ["0", "--json"]])
+def test_cli_tiny_trees_print_no_infinite_rate(args):
+    # issue 12.12: "inf M leaves/s wall, 0.0 M leaves/CPU-s"
+    out = subprocess.run([sys.executable, "-m", "shashki", "perft", "russian", *args],
+                         capture_output=True, text=True, check=True).stdout
+    assert "inf" not in out and "nan" not in out
+    rates = re.findall(r"([-+\d.e]+) M leaves/", out)
+    assert all(float(rate) > 0 for rate in rates)
+    if "--json" in args:
+        assert json.loads(out)["rate"] is None
 
 
 def test_cli_corrupt_checkpoint_exits_2(tmp_path):

@@ -384,6 +384,37 @@ def test_match_command(tmp_path):
     assert bad.returncode == 2 and "unknown setting 'depht'" in bad.stderr
 
 
+def test_match_help_names_each_games_tables():
+    # issue 12.11: the help said "see shashki.opening_tables()", which needs a variant
+    out = subprocess.run([sys.executable, "-m", "shashki", "match", "--help"],
+                         capture_output=True, text=True, env=ENV, check=True).stdout
+    assert "opening_tables()" not in out
+    flat = "".join(out.split())             # argparse wraps lines, at hyphens too
+    for variant in shashki.VARIANTS:
+        for table in shashki.opening_tables(variant):
+            assert table in flat
+        assert f"{variant.name}{variant.match_openings}" in flat
+
+
+@pytest.mark.parametrize("variant", shashki.VARIANTS, ids=lambda v: v.name)
+def test_each_game_names_where_its_match_openings_come_from(variant):
+    assert variant.match_openings in shashki.opening_tables(variant) + ("start", "random")
+    assert len(choose_openings(variant, None, 3, seed=1)) == 3
+
+
+@pytest.mark.parametrize("variant", shashki.VARIANTS, ids=lambda v: v.name)
+def test_the_draw_command_names_the_games_draw_rules(variant):
+    out = io.StringIO()
+    session = PlaySession(shashki.Board(variant), shashki.WHITE, limit=Limit(depth=1),
+                          out=out, echo=False, save=os.devnull)
+    assert session.command("draw") is None
+    text = out.getvalue()
+    assert text.startswith(f"no draw to claim here (the draws of {variant.title}: "
+                           f"threefold repetition")
+    limit = variant.kings_only_limit or variant.no_progress_limit
+    assert f"{limit} moves of each side" in text
+
+
 def test_import_shashki_does_not_load_play():
     code = ("import sys, shashki; "
             "print(any(m in sys.modules for m in ('shashki.apps', 'shashki.play', "
