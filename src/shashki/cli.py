@@ -1,4 +1,4 @@
-"""the `shashki` command: moved to shashki.apps.cli; this name stays for code that imports it."""
+"""The `shashki` command: moved to shashki.apps.cli; this name stays for code that imports it."""
 
 import sys
 

@@ -129,15 +129,20 @@ def _natural(text: object) -> List[Union[int, str]]:
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", str(text))]
 
 
-def _measurable(seconds: float, clock: str = "perf_counter") -> bool:
-    """Whether a time taken on `clock` (a time.get_clock_info name) is long enough for a rate:
-    at least MIN_RATED_SECONDS and the clock's resolution."""
-    return seconds >= max(MIN_RATED_SECONDS, time.get_clock_info(clock).resolution)
+# the resolutions of the clocks the times are taken on
+_WALL = time.get_clock_info("perf_counter").resolution
+_CPU = time.get_clock_info("process_time").resolution
 
 
-def _rate(nodes: int, seconds: float, unit: str, clock: str = "perf_counter") -> Optional[str]:
+def _measurable(seconds: float, resolution: float = _WALL) -> bool:
+    """Whether a time taken on a clock of `resolution` is long enough for a rate: at least
+    MIN_RATED_SECONDS and the clock's resolution."""
+    return seconds >= max(MIN_RATED_SECONDS, resolution)
+
+
+def _rate(nodes: int, seconds: float, unit: str, resolution: float = _WALL) -> Optional[str]:
     """The rate of leaves per second as text, or None for a time too short to tell."""
-    if not _measurable(seconds, clock):
+    if not _measurable(seconds, resolution):
         return None
     return f"{nodes / seconds / 1e6:.3g} M leaves/{unit}"
 
@@ -182,7 +187,7 @@ def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
         print(f"perft {board.variant.name} depth {depth} ({convention}): {result.nodes}",
               file=out)
         rates = [r for r in (_rate(result.nodes, result.seconds, "s wall"),
-                             _rate(result.nodes, cpu, "CPU-s", "process_time")) if r]
+                             _rate(result.nodes, cpu, "CPU-s", _CPU)) if r]
         print(f"time {result.seconds:.3f} s wall, {cpu:.3f} s cpu; "
               + (", ".join(rates) if rates else
                  "too fast to measure a rate"), file=out)
