@@ -2,7 +2,7 @@
 
 The 8x8 position strings and move numbers below were read off pydraughts 0.6.7 (its
 `Board(variant, fen)._game.initial_hub_fen` and `Move.hub_move`), the Hub client the protocol
-has to satisfy; they are facts about that client, not outputs of shashki.hub.
+has to satisfy; they are facts about that client, not outputs of shashki.apps.hub.
 """
 
 import io

@@ -140,6 +140,11 @@ def _measurable(seconds: float, resolution: float = _WALL) -> bool:
     return seconds >= max(MIN_RATED_SECONDS, resolution)
 
 
+def _seconds(seconds: float) -> str:
+    # three decimals, or three significant digits below a tenth of a second
+    return f"{seconds:.3f}" if seconds >= 0.1 else f"{seconds:.3g}"
+
+
 def _rate(nodes: int, seconds: float, unit: str, resolution: float = _WALL) -> Optional[str]:
     """The rate of leaves per second as text, or None for a time too short to tell."""
     if not _measurable(seconds, resolution):
@@ -188,7 +193,7 @@ def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
               file=out)
         rates = [r for r in (_rate(result.nodes, result.seconds, "s wall"),
                              _rate(result.nodes, cpu, "CPU-s", _CPU)) if r]
-        print(f"time {result.seconds:.3f} s wall, {cpu:.3f} s cpu; "
+        print(f"time {_seconds(result.seconds)} s wall, {_seconds(cpu)} s cpu; "
               + (", ".join(rates) if rates else
                  "too fast to measure a rate"), file=out)
     if args.json:
