@@ -118,6 +118,32 @@ class build_ext(_build_ext):
     command for its sources too): building the sdist then needs no Cython run and never
     rewrites the C files in the source tree."""
 
+    # The kernels are recursive capture searches over small inline helpers: GCC's default
+    # limits leave the per-position count out of line in the flying-king games, which costs a
+    # call per leaf of perft (callgrind: russian 40.5 -> 36.5 instructions per leaf, brazilian
+    # 41.7 -> 34.8, english 28.3 -> 26.4; 1.1x -> 1.25x the native yardstick).
+    GCC_KERNEL_ARGS = ["--param", "max-inline-insns-single=1000",
+                       "--param", "large-function-growth=1000",
+                       "--param", "inline-unit-growth=200"]
+
+    def build_extensions(self):
+        if "SHASHKI_CFLAGS" not in os.environ and self._compiler_is_gcc():
+            for ext in self.extensions:
+                if ".kernels." in ext.name:
+                    ext.extra_compile_args = ext.extra_compile_args + self.GCC_KERNEL_ARGS
+        super().build_extensions()
+
+    def _compiler_is_gcc(self):
+        if self.compiler.compiler_type != "unix":
+            return False
+        import subprocess
+        try:
+            out = subprocess.run([self.compiler.compiler_so[0], "--version"],
+                                 capture_output=True, text=True, timeout=30).stdout
+        except (OSError, subprocess.SubprocessError):
+            return False
+        return "Free Software Foundation" in out and "clang" not in out.lower()
+
     def finalize_options(self):
         super().finalize_options()
         if self.parallel is None:
@@ -141,7 +167,7 @@ class build_ext(_build_ext):
 extensions = [
     Extension(f"shashki._core.{name}", [f"src/shashki/_core/{name}.pyx"],
               extra_compile_args=compile_args(), extra_link_args=link_args())
-    for name in ("movegen", "perft", "search")
+    for name in ("movegen", "board", "perft", "search")
 ] + [
     Extension(f"shashki._core.kernels.{name}", [f"{KERNELS_DIR}/{name}.pyx".replace(os.sep, "/")],
               extra_compile_args=compile_args(), extra_link_args=link_args())

@@ -170,8 +170,7 @@ class _FakeSearcher:
     def new_search(self):
         pass
 
-    def search(self, white, black, kings, turn, depth, history, reversible, node_limit,
-               deadline, balance):
+    def search(self, board, depth, node_limit, deadline):
         self.calls.append((depth, deadline))
         took = 0.1 * 1.5 ** (depth - 1)
         if deadline and self.clock.now + took > deadline:

@@ -37,7 +37,12 @@ needs_games = pytest.mark.skipif(not REAL_GAMES, reason="../shared/games not fou
 PIECES = ["[", "]", '"', "{", "}", "(", ")", ";", "%", "$", "!", "?", ".", "-", "x", ":", "*",
           "/", "\n", "\n\n", " ", "\t", "\r", "1-0", "0-1", "1/2-1/2", "2-0", "1.", "12...",
           "c3", "d4", "h8", "a1", "i9", "0", "11", "32", "33", "99", '[FEN "', '[GameType "',
-          '[Variant "', "K", "W:", "B:", "\ufeff", "\x00", "\u00d7", "é", "½-½", "\u2028"]
+          '[Variant "', "K", "W:", "B:", "\ufeff", "\x00", "\u00d7", "é", "½-½", "\u2028",
+          # issue 12: numbers past Python's 4,300 digits (zero-padded: they read as their value),
+          # a digit int() refuses, NAGs, deep variations, PlayStrategy's players
+          "0" * 4400, "9" * 4400, "$" + "0" * 4400 + "1", "$1000", "\u00b2",
+          '[GameType "' + "0" * 4400 + '25"]\n', '[FEN "B:W' + "0" * 4400 + '21:B1"]\n',
+          "(1. e3-f4 " * 200, "(", ")" * 50, '[P1 "x"]\n', '[P2 "y"]\n']
 
 
 @st.composite
@@ -87,6 +92,20 @@ def test_mutated_real_games(text):
         # a strict read that passed saw no problem, and read the same games
         assert all(not g.errors for g in games)
         assert [list(g.moves) for g in strict] == [list(g.moves) for g in games]
+
+
+@needs_games
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_games())
+def test_mutated_real_games_with_variations(text):
+    # the same, with variations kept: what is read (the mainline and every variation, each
+    # replayed from the position before the move it replaces) is written back and read again
+    games = list(pdn.read_games(io.StringIO(text), strict=False, variations=True))
+    _check_games(games, text)
+    for game in games:
+        again = pdn.read_game(io.StringIO(str(game)), variations=True)
+        assert again.moves == game.moves and again.errors == []
+        assert str(again) == str(game)
 
 
 @needs_games

@@ -407,3 +407,27 @@ def test_numbers_of_any_length():
     assert Board("english").parse_move(f"{pad}9-{pad}13") == Board("english").parse_move("9-13")
     with pytest.raises(InvalidMoveError, match="out of range"):
         Board("english").push("9-" + "1" * 5000)
+
+
+def test_a_route_must_be_one_the_rules_allow():
+    # Issue 12.7: the black man crowned on c1 must land on f4 after taking d2 to go on over
+    # e5 (a king lands where it can keep capturing, FMJD-64 4.6), so the route through c5
+    # first is not legal; it was read as the move e3:e3 because Python re-derived the capture
+    # geometry and ignored that rule.
+    board = Board("russian", "B:Wb2,d2,b4,d4,e5:Be3")
+    with pytest.raises(IllegalMoveError, match="takes that route"):
+        board.push("e3:c5:a3:c1:e3")
+    assert board.fen() == Board("russian", "B:Wb2,d2,b4,d4,e5:Be3").fen()
+    move = board.parse_move("e3:c1:a3:c5:e3")
+    assert [board.variant.square_name(s) for s in move.path] == ["e3", "c1", "a3", "c5", "e3"]
+
+
+def test_a_flying_king_going_on_straight_may_land_anywhere_between():
+    # the king takes c3 and goes on in the same direction over f6: the route may name d4 or e5
+    # as the square between the two pieces; a square beyond f6 is another move
+    board = Board("russian", "W:WKa1:Bc3,f6")
+    move = board.parse_move("a1:g7")
+    for between in ("d4", "e5"):
+        assert board.parse_move(f"a1:{between}:g7") == move
+    with pytest.raises(IllegalMoveError):
+        board.parse_move("a1:b2:g7")

@@ -604,7 +604,7 @@ def test_pushing_a_bad_move_leaves_the_counters():
     before = board.draw_counters
     with pytest.raises(shashki.IllegalMoveError):
         board.push(shashki.Move(sq("e1"), sq("h4")))
-    assert board.draw_counters == before and len(board._stack) == 5
+    assert board.draw_counters == before and len(board.move_stack) == 5
 
 
 # --- properties of random games -----------------------------------------------------------
@@ -762,4 +762,89 @@ def test_popping_everything_restores_the_start(board, data):
     assert board.outcome() == start.outcome()
     assert board.outcome(claim_draw=True) == start.outcome(claim_draw=True)
     assert board.can_claim_draw() == start.can_claim_draw()
-    assert board._stack == []
+    assert board.move_stack == []
+
+
+# --- the engine and outcome() agree on every draw limit ------------------------------------
+
+KINGS_ONLY_WHITE, KINGS_ONLY_BLACK = ["Kc3", "Ke1", "Kg1", "Kh2"], ["Ke7", "Kb8", "Kd8", "Ka7"]
+
+def road_from_ply_5(board, ply, m):
+    # kings only; the lone black king keeps off the main road until ply 5, then on it
+    if not board.kings >> m.origin & 1:
+        return False
+    if board.turn == WHITE:
+        return True
+    on_road = MAIN_ROAD >> m.destination & 1
+    return on_road if ply >= 5 else not on_road
+
+
+# (game, fmjd flag, FEN pieces, side to move, plies to the limit, move filter, termination)
+LIMITS = [
+    ("russian", None, (KINGS_ONLY_WHITE, KINGS_ONLY_BLACK), "W", 30, is_king_move,
+     T.KINGS_ONLY_MOVES),
+    ("giveaway", None, (KINGS_ONLY_WHITE, KINGS_ONLY_BLACK), "W", 30, is_king_move,
+     T.KINGS_ONLY_MOVES),
+    ("brazilian", None, (KINGS_ONLY_WHITE, KINGS_ONLY_BLACK), "W", 30, is_king_move,
+     T.KINGS_ONLY_MOVES),
+    ("italian", None, (KINGS_ONLY_WHITE, KINGS_ONLY_BLACK), "W", 80, is_king_move,
+     T.KINGS_ONLY_MOVES),
+    ("english", None, (KINGS_ONLY_WHITE, KINGS_ONLY_BLACK), "W", 80, is_king_move,
+     T.NO_PROGRESS),
+    ("russian", None, (THREE_KINGS, ["Ka5"]), "W", 29, off_main_road_for_black,
+     T.KINGS_VS_LONE_KING),
+    ("brazilian", True, (THREE_KINGS, ["Ka5"]), "W", 29, off_main_road_for_black,
+     T.KINGS_VS_LONE_KING),
+    ("russian", None, (["Kd2", "a3"], ["Ke7", "h6"]), "W", 60, balance_allow({20, 41}),
+     T.BALANCE_UNCHANGED),
+    ("russian", None, (ROAD_WHITE, ["Kd4"]), "W", 9, black_on_main_road,
+     T.LONE_KING_ON_MAIN_ROAD),
+    ("brazilian", True, (ROAD_WHITE, ["Kd4"]), "W", 9, black_on_main_road,
+     T.LONE_KING_ON_MAIN_ROAD),
+    # 7.2.7 counts from when the lone king stepped on the road, not from the last capture
+    ("russian", None, (ROAD_WHITE, ["Ka5"]), "W", 15, road_from_ply_5,
+     T.LONE_KING_ON_MAIN_ROAD),
+    ("russian", None, (["Kc1", "Ke1"], ["Kh4"]), "W", 9, is_king_move,
+     T.FEW_PIECES_VS_LONE_KING),
+]
+
+
+@pytest.mark.parametrize("game, flag, pieces, turn, plies, allow, termination", LIMITS,
+                         ids=[f"{g}-{t.value}" for g, _, _, _, _, _, t in LIMITS])
+def test_the_engine_and_outcome_agree_at_every_draw_limit(game, flag, pieces, turn, plies,
+                                                          allow, termination):
+    # Both read one implementation of the rules (shashki/_core/draws.pxd); this checks that
+    # the search applies it where the board does: one ply before the limit every move the
+    # board calls a draw scores 0, and one ply earlier the search still sees the moves' own
+    # values (it declares no draw before the limit).
+    from shashki.engine import Engine
+    board = shashki.Board(game, fen(game, turn, *pieces), fmjd_draw_rules=flag)
+    line = find_line(board, plies, allow)
+    push_all(board, line[:-2])
+    earlier = board.copy()
+    board.push(line[-2])
+    before = board.copy()
+    board.push(line[-1])
+    assert board.outcome(claim_draw=True) == Outcome(None, termination)
+    engine = Engine(game)
+
+    children = []
+    for m in before.legal_moves:
+        child = before.copy()
+        child.push(m)
+        children.append(child)
+    # every move reaches the limit (no capture, man move or promotion is left to avoid it)
+    assert all(c.outcome(claim_draw=True) is not None for c in children)
+    assert engine.search(before, depth=1).score.value == 0
+    assert engine.search(before, depth=3).score.value == 0
+
+    # one ply earlier nothing is drawn yet: the search returns the best static value
+    children = []
+    for m in earlier.legal_moves:
+        child = earlier.copy()
+        child.push(m)
+        children.append(child)
+    assert all(c.outcome(claim_draw=True) is None for c in children)
+    if not any(c.is_capture_position() for c in children):
+        best = max(-engine.evaluate(c) for c in children)
+        assert engine.search(earlier, depth=1).score.value == best

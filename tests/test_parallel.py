@@ -348,3 +348,20 @@ def test_ray_executor():
         assert shashki.Board("russian").perft(8, executor=RayExecutor(), hash_mb=8) == 929899
     finally:
         ray.shutdown()
+
+
+def test_a_table_is_kept_between_runs_of_one_game_and_convention():
+    table = shashki.perft.PerftTable(8, shared=False)
+    board = shashki.Board("russian")
+    assert board.perft(7, table=table) == board.perft(7)
+    assert board.perft(8, table=table) == board.perft(8)       # on the warm table
+    # giveaway moves as russian does: the same kernel, the same counts
+    assert shashki.Board("giveaway").perft(8, table=table) == board.perft(8)
+    with pytest.raises(ValueError, match="holds counts"):
+        board.perft(6, paths=True, table=table)
+    with pytest.raises(ValueError, match="holds counts"):
+        shashki.Board("brazilian").perft(6, table=table)
+    table.clear()
+    assert board.perft(6, paths=True, table=table) == board.perft(6, paths=True)
+    with pytest.raises(ValueError, match="single-threaded"):
+        board.perft(6, jobs=2, table=table)

@@ -1,7 +1,13 @@
 """PDN reading and writing (issue 3, part 4): tags, movetext, dialects, errors, round trips."""
 
+import gc
 import io
 import itertools
+import re
+import os
+import tracemalloc
+import warnings
+import weakref
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -165,6 +171,21 @@ def test_playstrategy_multi_jump_is_one_move():
         ",".join(playstrategy_name(n) for n in (10, 1))
     assert read(f'[Variant "American/English"]\n[FEN "{ps_fen}"]\n\n*').starting_fen == \
         board.fen()
+
+
+def test_playstrategy_results_are_scored_first_mover_first():
+    # issue 12.10: PlayStrategy names its players P1 (who moves first: Black in english) and
+    # P2, and scores P1 first; shashki scores White first in every game (Board.result())
+    text = ('[P1 "first"]\n[P2 "second"]\n[Result "1-0"]\n[Variant "American/English"]\n\n'
+            "1. c3-d4 1-0")
+    game = read(text)
+    assert game.result == "0-1"
+    assert (game.headers["Black"], game.headers["White"]) == ("first", "second")
+    assert read(str(game)).result == "0-1"   # written with a GameType: read as written
+    assert read(text.replace('[Result "1-0"]\n', "")).result == "0-1"   # the movetext's
+    assert read(text.replace("1-0", "1/2-1/2")).result == "1/2-1/2"
+    # with a GameType tag the file is not PlayStrategy's: read as written
+    assert read('[GameType "21"]\n[P1 "x"]\n\n1. 11-15 1-0').result == "1-0"
 
 
 def test_split_jumps_across_move_numbers_and_comments():
@@ -472,7 +493,12 @@ PDN_PIECES = ["[", "]", '"', "{", "}", "(", ")", ";", "%", "$", "!", "?", ".", "
               "*", "/", "\n", " ", "1-0", "0-1", "2-0", "1/2-1/2", "1.", "12...", "c3", "d4",
               "e5", "f6", "11", "15", "32", "0", "99", "c3-d4", "f6-g5", "11-15", "d8xf6",
               "f6xd4", '[GameType "25"]', '[GameType "21"]', '[GameType "2', '[Variant "',
-              '[FEN "W:W21:B1"]', '[FEN "', "K", "W:", "B:", "\ufeff", "\x00", "é", "½-½"]
+              '[FEN "W:W21:B1"]', '[FEN "', "K", "W:", "B:", "\ufeff", "\x00", "é", "½-½",
+              # issue 12: numbers past Python's 4,300 digits, a digit int() refuses, deep
+              # nesting, PlayStrategy's players
+              "0" * 4400, "$" + "0" * 4400 + "1", "$1000", '[GameType "' + "0" * 4400 + '25"]',
+              '[FEN "B:W' + "0" * 4400 + '21:B1"]', "\u00b2", '[GameType "\u00b2"]',
+              "(1. e3-f4 " * 100, ")" * 100, '[P1 "a"]', '[P2 "b"]']
 
 
 @settings(max_examples=400, deadline=None)
@@ -526,14 +552,20 @@ def replay(board, line):
     return board
 
 
-def variation_tree(lines):
-    """Nested tuples of move texts: a line's moves, then per move its nested lines."""
-    return tuple((tuple(str(m) for m in line),
-                  tuple(variation_tree(sub) for sub in line.variations)) for line in lines)
-
-
 def game_tree(game):
-    return tuple(variation_tree(lines) for lines in game.variations)
+    """Every variation of a game as (parent, move index, move texts): `parent` numbers the
+    line it hangs from (0 the mainline, k the k-th line listed), the index the move of that
+    line it replaces.  Built with a loop, not recursion, and flat, so that lines nested
+    thousands deep compare too."""
+    tree = []
+    todo = [(0, game.variations)]
+    while todo:
+        parent, per_move = todo.pop()
+        for index, lines in enumerate(per_move):
+            for line in lines:
+                tree.append((parent, index, tuple(str(m) for m in line)))
+                todo.append((len(tree), line.variations))
+    return tree
 
 
 def test_variations_are_skipped_by_default():
@@ -770,3 +802,224 @@ def test_fuzzed_pdn_with_variations_only_raises_documented_errors(text):
                 replay(game.board(i), line)
         again = read(str(game), variations=True)   # every game read writes back readably
         assert again.moves == game.moves and game_tree(again) == game_tree(game)
+
+
+# --- the game tree (shashki.pdn.GameNode, Visitor) -----------------------------------------------
+
+def test_the_lists_are_views_of_the_node_tree():
+    game = read(ANNOTATED, variations=True)
+    nodes = game.mainline()
+    assert [node.move for node in nodes] == list(game.moves)
+    assert nodes[0].parent is game.root and game.root.move is None
+    assert [node.ply() for node in nodes] == [1, 2, 3]
+    assert game.end() is nodes[-1] and nodes[1].path() == list(game.moves[:2])
+    # a variation hangs from the move it replaces and is played from the position before it
+    (first,) = nodes[0].variations
+    assert first.parent is game.root
+    assert [n.move for n in first.line()] == list(game.variations[0][0])
+    # changed through the lists, the tree changes, and what is written with it
+    game.comments[1] = "sharp"
+    game.nags[1].add(3)
+    assert (nodes[1].comment, nodes[1].nags) == ("sharp", {3})
+    board = game.board(2)
+    line = pdn.Variation([board.push("g3-f4")])
+    game.variations[2].append(line)
+    assert [n.move for n in nodes[2].variations[0].line()] == list(line)
+    again = read(str(game), variations=True)
+    assert again.comments == ["", "sharp", ""] and again.nags == [set(), {3}, set()]
+    assert game_tree(again) == game_tree(game)
+    del game.variations[2][0]
+    assert nodes[2].variations == []
+    with pytest.raises(ValueError):
+        game.variations[2].append(pdn.Variation())   # an empty line is not a variation
+    with pytest.raises(TypeError):
+        game.variations[2].append(["g3-f4"])          # Moves, not text
+
+
+def test_nested_and_side_by_side_variations_stay_apart():
+    # a line inside a line and two lines side by side are different records
+    inside = read('[GameType "25"]\n\n1. c3-d4 (1. e3-f4 (1. g3-h4)) *', variations=True)
+    beside = read('[GameType "25"]\n\n1. c3-d4 (1. e3-f4) (1. g3-h4) *', variations=True)
+    assert [len(lines) for lines in inside.variations] == [1]
+    assert [len(lines) for lines in beside.variations] == [2]
+    assert str(inside).endswith("1. c3-d4 (1. e3-f4 (1. g3-h4)) *")
+    assert str(beside).endswith("1. c3-d4 (1. e3-f4) (1. g3-h4) *")
+
+
+class Events(pdn.Visitor):
+    """The visitor calls, in order, as words."""
+
+    def __init__(self):
+        self.events = []
+
+    def visit_header(self, name, value):
+        self.events.append(f"[{name}]")
+
+    def visit_comment(self, comment):
+        self.events.append("{" + comment + "}")
+
+    def visit_move(self, node, ply):
+        self.events.append(f"{ply}:{node.move}")
+
+    def visit_nag(self, nag):
+        self.events.append(f"${nag}")
+
+    def begin_variation(self):
+        self.events.append("(")
+
+    def end_variation(self):
+        self.events.append(")")
+
+    def visit_result(self, result):
+        self.events.append(result)
+
+    def result(self):
+        return self.events
+
+
+def test_a_visitor_sees_the_game_in_file_order():
+    game = read('[GameType "25"]\n\n{start} 1. c3-d4 $1 {main} (1. e3-f4 f6-g5 (1... b6-a5)) '
+                "f6-g5 2. g3-h4 2-0", variations=True)
+    assert game.accept(Events()) == [
+        "[GameType]", "[Result]", "{start}", "0:c3-d4", "$1", "{main}", "(", "0:e3-f4",
+        "1:f6-g5", "(", "1:b6-a5", ")", ")", "1:f6-g5", "2:g3-h4", "2-0"]
+
+
+# --- issue 12: leaks, depth, long numbers --------------------------------------------------------
+
+def _open_descriptors():
+    try:
+        return len(os.listdir("/proc/self/fd"))
+    except OSError:   # no /proc: the weak references below still tell
+        return None
+
+
+def test_read_game_releases_its_handle(tmp_path):
+    # issue 12.1: read_game's state of a handle (kept between calls) held handle.readline,
+    # so the handle was never freed: 2,000 reads left 2,000 files open
+    path = tmp_path / "one.pdn"
+    path.write_text(MULTI, encoding="utf-8")
+    before = _open_descriptors()
+    handles = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResourceWarning)   # the files are left open on purpose
+        for _ in range(200):
+            handle = open(path, encoding="utf-8")
+            assert texts(read_game(handle)) == ["c3-d4", "f6-g5"]
+            handles.append(weakref.ref(handle))
+            del handle
+        for make in (lambda: io.StringIO(MULTI), lambda: io.BytesIO(MULTI.encode()),
+                     lambda: (line for line in MULTI.splitlines(True))):
+            handle = make()
+            assert read_game(handle).headers["Event"] == "one"
+            assert read_game(handle).headers["Event"] == "two"   # the state lasts
+            handles.append(weakref.ref(handle))
+            del handle
+        gc.collect()
+    assert [ref for ref in handles if ref() is not None] == []
+    if before is not None:
+        assert _open_descriptors() < before + 10
+
+
+def _nested(depth, closed):
+    return ('[GameType "25"]\n\n1. c3-d4 ' + "(1. e3-f4 " * depth + ")" * (depth if closed else 0)
+            + " *\n")
+
+
+def _peak_memory(text):
+    tracemalloc.start()
+    try:
+        game = read(text, strict=False, variations=True)
+        return tracemalloc.get_traced_memory()[1], game
+    finally:
+        tracemalloc.stop()
+
+
+def test_nested_variations_cost_memory_linear_in_depth():
+    # issue 12.2: each open variation's name held its parent's, so memory grew with the square
+    # of the depth (10 GB for 20,000 levels).  Four times as deep costs about four times the
+    # memory now; it was fifteen times (7 MB for 500 levels, 100 MB for 2,000)
+    small, game = _peak_memory(_nested(500, closed=False))
+    large, game = _peak_memory(_nested(2000, closed=False))
+    assert texts(game) == ["c3-d4"] and len(game.errors) == 1   # never closed: dropped
+    assert "not closed" in str(game.errors[0])
+    assert large < 6 * small
+    assert large < 2000 * 4000   # a few kB a level, far from the quadratic 100 MB
+
+
+def test_deep_variations_read_and_write_back():
+    # issue 12.3: a game read with 1,000 nested variations could not be written (the writer
+    # recursed once per level): reading and writing both work at any depth
+    depth = 3000
+    game = read(_nested(depth, closed=True), variations=True)
+    text = str(game)
+    again = read(text, variations=True)
+    for g in (game, again):
+        lines, levels = g.variations[0], 0
+        while lines:
+            (line,) = lines
+            assert [str(m) for m in line] == ["e3-f4"]
+            lines, levels = line.variations[0], levels + 1
+        assert levels == depth
+    assert str(again) == text
+    assert game_tree(again) == game_tree(game)
+
+
+def test_errors_deep_in_variations_name_a_few_levels():
+    # the name of a variation 50 levels deep names the innermost ones and counts the rest
+    text = _nested(50, closed=False).replace(" *", " zz" + ")" * 50 + " *")
+    with pytest.raises(InvalidPdnError) as info:
+        read(text, variations=True)
+    message = str(info.value)
+    assert "cannot read 'zz'" in message and message.count("the variation replacing") == 3
+    assert "inside 47 more variations" in message
+
+
+PADDING = "0" * 5000   # past the 4,300 digits Python's int() converts
+
+
+@pytest.mark.parametrize("tag,variant", [
+    (f'[GameType "{PADDING}25"]', "russian"),
+    (f'[GameType "{PADDING}21,B,{PADDING}8,8,N1,0"]', "english"),
+    (f'[GameType "21"]\n[FEN "B:W{PADDING}21:B1"]', "english"),
+])
+def test_long_numbers_in_tags_read_as_their_value(tag, variant):
+    # issue 12.6: a GameType of more than 4,300 digits raised Python's own ValueError, which
+    # stopped read_games even with strict=False
+    game = read(tag + "\n\n*")
+    assert game.variant.name == variant and game.errors == []
+
+
+def test_long_nags_read_as_their_value():
+    game = read(f'[GameType "25"]\n\n1. c3-d4 ${PADDING}1 {PADDING}2. f6-g5 *')
+    assert texts(game) == ["c3-d4", "f6-g5"] and game.nags == [{1}, set()]
+
+
+def test_long_square_numbers_in_moves_read_as_their_value():
+    # the move text of a PDN game reads numbers as FEN and Board.parse_move do
+    assert texts(read(f'[GameType "21"]\n\n1. {PADDING}11-{PADDING}15 *')) == ["11-15"]
+    with pytest.raises(InvalidPdnError, match="out of range") as info:
+        read(f'[GameType "21"]\n\n1. 11-{"9" * 5000} *')
+    assert len(str(info.value)) < 600   # the number is not repeated whole
+
+
+@pytest.mark.parametrize("tag,problem", [
+    ('[GameType "' + "9" * 5000 + '"]', "GameType 99999"),
+    ('[GameType "\u00b2"]', "cannot read GameType"),      # a digit to str.isdigit, not to int
+    ('[GameType "25,W,' + "9" * 5000 + ',8,A0,0"]', "board; shashki plays on 8x8"),
+])
+def test_bad_long_numbers_in_tags_are_pdn_errors(tag, problem):
+    text = f'{tag}\n\n1. c3-d4 *\n\n[GameType "25"]\n\n1. e3-f4 *\n'
+    with pytest.raises(InvalidPdnError, match=re.escape(problem)) as info:
+        list(read_games(io.StringIO(text)))
+    assert len(str(info.value)) < 400   # the number is not repeated whole
+    first, second = read_games(io.StringIO(text), strict=False)   # reading goes on
+    assert first.errors and problem in str(first.errors[0])
+    assert texts(second) == ["e3-f4"] and second.errors == []
+
+
+def test_a_nag_out_of_range_is_a_pdn_error():
+    with pytest.raises(InvalidPdnError, match=r"NAG \$1000 is out of range"):
+        read("1. c3-d4 $1000 *")
+    game = read("1. c3-d4 $" + "9" * 5000 + " f6-g5 *", strict=False)
+    assert texts(game) == ["c3-d4"] and "out of range" in str(game.errors[0])

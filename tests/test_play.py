@@ -413,6 +413,7 @@ def test_the_draw_command_names_the_games_draw_rules(variant):
                            f"threefold repetition")
     limit = variant.kings_only_limit or variant.no_progress_limit
     assert f"{limit} moves of each side" in text
+    assert ("a player claims them" in text) == bool(variant.draw_claims)
 
 
 def test_import_shashki_does_not_load_play():

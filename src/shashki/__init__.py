@@ -8,25 +8,26 @@ Five 8x8 games: russian, giveaway (poddavki), brazilian, italian, english (ameri
 36768
 """
 
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+import typing as _typing
 
 from .board import Board, LegalMoves
+from .colors import BLACK, WHITE, Color
 from .errors import (AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError,
                      InvalidOpeningError, InvalidPdnError, InvalidVariantError,
                      ShashkiError)
 from .move import Move
 from .outcome import Outcome, Termination
 from .squares import SQUARES
-from .variants import BLACK, VARIANTS, WHITE, Variant, get_variant
+from .variants import VARIANTS, Variant, get_variant
 
-if TYPE_CHECKING:
+if _typing.TYPE_CHECKING:
     # what the lazy names below are, for type checkers (nothing is imported at run time)
     from . import engine, pdn, perft, svg  # noqa: F401
     from .ballots import Opening, opening_tables, openings
 
 # Loaded on first use, so that `import shashki` stays cheap: the PDN reader, the opening
 # tables, and the submodules that only some users need.
-_LAZY: Dict[str, Tuple[str, Optional[str]]] = {
+_LAZY: _typing.Dict[str, _typing.Tuple[str, _typing.Optional[str]]] = {
     "pdn": ("shashki.pdn", None),
     "Opening": ("shashki.ballots", "Opening"),
     "openings": ("shashki.ballots", "openings"),
@@ -37,7 +38,7 @@ _LAZY: Dict[str, Tuple[str, Optional[str]]] = {
 }
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> _typing.Any:
     try:
         module_name, attr = _LAZY[name]
     except KeyError:
@@ -49,13 +50,13 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-def __dir__() -> List[str]:
+def __dir__() -> _typing.List[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Board", "LegalMoves", "Move", "Variant", "VARIANTS", "get_variant", "WHITE", "BLACK",
+    "Board", "LegalMoves", "Move", "Variant", "VARIANTS", "get_variant", "Color", "WHITE", "BLACK",
     "SQUARES", "ShashkiError", "InvalidFenError", "InvalidMoveError", "IllegalMoveError",
     "AmbiguousMoveError", "InvalidVariantError", "InvalidPdnError", "InvalidOpeningError",
     "Opening", "openings", "opening_tables", "pdn", "Outcome", "Termination", "__version__",

@@ -87,10 +87,9 @@ _MAX_EVAL = _WIN - _search.MAX_PLY - 1
 
 def _weights(variant: Variant) -> Dict[str, Any]:
     flying = variant.flying_kings
+    # the draw rules are the board's own (the searcher takes them from the board searched)
     return dict(man=100, king=300 if flying else 150, advance=3 if flying else 4,
-                back_rank=6, centre=4, reversed=variant.reversed_goal,
-                draw_plies=2 * (variant.kings_only_limit or variant.no_progress_limit),
-                fmjd_draws=variant.fmjd_endgame_rules)
+                back_rank=6, centre=4, reversed=variant.reversed_goal)
 
 
 def _check_weights(variant: Variant, weights: Mapping[str, object]) -> Dict[str, int]:
@@ -143,7 +142,7 @@ class Engine:
 
     def evaluate(self, board: Board) -> int:
         """The static evaluation of `board` from the side to move."""
-        return self._searcher.evaluate(*board.masks)
+        return self._searcher.evaluate(board)
 
     def search(self, board: Board, depth: Optional[int] = None, nodes: Optional[int] = None,
                movetime: Optional[float] = None, *, clock: Optional[float] = None,
@@ -181,9 +180,6 @@ class Engine:
         max_depth = depth or MAX_DEPTH
         deadline = start + budget if budget is not None else 0.0
         self._searcher.new_search()
-        history, reversible = self._history(board)
-        balance = board.draw_counters.balance_plies
-        masks = board.masks
         legal = list(board.legal_moves)
         if not legal:
             end = Score(_WIN if self.variant.reversed_goal else -_WIN)
@@ -196,7 +192,7 @@ class Engine:
                 break
             began = _search.now_seconds()
             score, pv, n, seldepth, completed = self._searcher.search(
-                *masks, d, history, reversible, left or 0, deadline, balance)
+                board, d, left or 0, deadline)
             total_nodes += n
             now = _search.now_seconds()
             elapsed = now - start
@@ -221,18 +217,6 @@ class Engine:
                 break               # the next, deeper iteration takes longer: it cannot finish
         assert best is not None     # the first iteration always sets it
         return best
-
-    def _history(self, board: Board) -> Tuple[List[int], int]:
-        """Keys of the earlier positions since the last irreversible move, oldest first."""
-        keys: List[int] = []
-        replay = board.copy()
-        while replay.move_stack:
-            move = replay.pop()
-            if move.is_capture or not (replay.kings >> move.origin) & 1:
-                break               # a capture or a man's move: nothing before it repeats
-            keys.append(_search.position_key(*replay.masks, self.variant.rules))
-        keys.reverse()
-        return keys, len(keys)
 
     @staticmethod
     def _pv_moves(board: Board, pv: Sequence[Tuple[int, int, int]]) -> List[Move]:

@@ -11,7 +11,7 @@ compiled, so setup.py can read it before the kernels exist.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Tuple
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,23 @@ class Geometry:
     def board_mask(self) -> int:
         """The kernel's playable bits."""
         return self.ghost_mask(range(self.squares))
+
+    def coords(self, square: int) -> Tuple[int, int]:
+        """(file, rank) of a square, both from 0: a1 is dark, so row r holds files of r's
+        parity."""
+        row, col = divmod(square, self.width)
+        return 2 * col + (row % 2), row
+
+    @property
+    def main_road_mask(self) -> int:
+        """The squares of the long diagonal from White's left corner (a1-h8 on 8x8: the main
+        road of the russian rules), as a square mask."""
+        mask = 0
+        for row in range(self.rows):
+            file = row                      # a1, b2, c3, ...: the file equals the rank
+            if file < 2 * self.width:
+                mask |= 1 << (row * self.width + file // 2)
+        return mask
 
     def row_mask(self, row: int) -> int:
         """The kernel's bits of row 0 (White's back row) .. rows - 1."""

@@ -34,6 +34,7 @@ from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 if TYPE_CHECKING:
     from ._core.movegen import _RawMove
     from .board import Board
+    from .geometry import Geometry
     from .move import Move
     from .variants import Variant
 
@@ -145,7 +146,7 @@ def _parse_russian_short(board: Board, text: str, file: str,
     if dest is None:
         raise InvalidMoveError(f"{dest_name} in {_quote(text)} is a light square; "
                                f"pieces move on dark squares")
-    moves = board._legal()
+    moves = list(board.legal_moves)
     fits = [m for m in moves
             if m.destination == dest and _sq.ALGEBRAIC_NAMES[m.origin][0] == file
             and not board.kings & (1 << m.origin)]
@@ -160,17 +161,23 @@ def _parse_russian_short(board: Board, text: str, file: str,
 
 def _match(board: Board, text: str, squares: List[int]) -> Move:
     origin, dest = squares[0], squares[-1]
-    ends = [m for m in board._legal() if m.origin == origin and m.destination == dest]
+    moves = list(board.legal_moves)
+    ends = [m for m in moves if m.origin == origin and m.destination == dest]
     if not ends:
-        raise board._illegal_error(text, origin)
+        raise board.illegal_move_error(text, origin)
     if len(squares) > 2:
-        fits = [m for m in ends if route_matches(board, m, squares)]
-        if not fits:
-            name = board.variant.square_name
-            raise IllegalMoveError(
-                f"illegal move {_quote(text)}: no legal move from {name(origin)} to {name(dest)} "
-                f"takes that route; legal: {', '.join(map(str, ends))}")
-        return fits[0]  # a route names one set of captured pieces, hence one move
+        # a route is checked against the routes the core generates: every landing square in
+        # order, the rule that a king lands where it can go on capturing included
+        geometry = board.variant.geometry
+        for r_origin, r_dest, captured, _, _, path, taken in board.variant.rules.routes(
+                *board.masks):
+            if r_origin == origin and r_dest == dest and \
+                    _same_route(geometry, squares, (r_origin,) + path, taken):
+                return next(m for m in ends if m.captured_mask == captured)
+        name = board.variant.square_name
+        raise IllegalMoveError(
+            f"illegal move {_quote(text)}: no legal move from {name(origin)} to {name(dest)} "
+            f"takes that route; legal: {', '.join(map(str, ends))}")
     if len(ends) > 1:
         # two squares are also the full route of a single capture (and of a quiet move):
         # read them so when exactly one move fits that way, as the writer does
@@ -181,56 +188,38 @@ def _match(board: Board, text: str, squares: List[int]) -> Move:
     return ends[0]
 
 
+def _same_route(geometry: Geometry, written: Sequence[int], route: Sequence[int],
+                taken: Sequence[int]) -> bool:
+    """Whether the landing squares `written` name the core's route (its landing squares
+    `route`, capturing `taken` in order).  They must be the same squares, but where a flying
+    king goes on capturing in the same direction, the square it is written to land on between
+    the two pieces is free: any square strictly between them names the same route."""
+    if len(written) != len(route):
+        return False
+    for i in range(1, len(route) - 1):
+        if written[i] == route[i]:
+            continue
+        before, after = taken[i - 1], taken[i]
+        if not (_between(geometry, before, route[i], after)
+                and _between(geometry, before, written[i], after)):
+            return False
+    return True
+
+
+def _between(geometry: Geometry, a: int, s: int, b: int) -> bool:
+    # s lies strictly inside the diagonal segment from a to b
+    (fa, ra), (fs, rs), (fb, rb) = geometry.coords(a), geometry.coords(s), geometry.coords(b)
+    if abs(fb - fa) != abs(rb - ra) or fa == fb:
+        return False
+    k = (fs - fa) * (1 if fb > fa else -1)
+    return 0 < k < abs(fb - fa) and (rs - ra) * (1 if rb > ra else -1) == k and \
+        (fs - fa) * (rb - ra) == (rs - ra) * (fb - fa)
+
+
 def _ambiguous(text: str, fits: List[Move]) -> AmbiguousMoveError:
     return AmbiguousMoveError(
         f"{_quote(text)} fits {len(fits)} legal moves: {', '.join(map(str, fits))}; "
         f"write the whole route", fits)
-
-
-def route_matches(board: Board, move: Move, squares: Sequence[int]) -> bool:
-    """Whether `squares` (origin, landing squares..., destination) is a route of `move`: each
-    leg jumps exactly one piece that no earlier leg jumped, lands on an empty square, and
-    together the legs jump exactly the pieces `move` captures."""
-    if len(squares) - 1 != len(move.captured):
-        return False
-    if tuple(squares) == move.path:
-        return True
-    variant = board.variant
-    mover = 0 if board.white & (1 << move.origin) else 1
-    # the capturing piece has left its square; captured pieces stay until the move ends
-    # (Turkish strike), so they keep blocking and cannot be jumped twice
-    occupied = (board.white | board.black) & ~(1 << move.origin)
-    flying = variant.flying_kings and bool(board.kings & (1 << move.origin))
-    crown_row = variant.promotion_row(mover)
-    taken = 0
-    for a, b in zip(squares, squares[1:]):
-        between = _between(a, b)
-        if between is None:
-            return False
-        if not flying and len(between) != 1:
-            return False  # a man, or a short king, jumps to the square just beyond
-        pieces = [s for s in between if occupied & (1 << s)]
-        if len(pieces) != 1 or taken & (1 << pieces[0]):
-            return False
-        if occupied & (1 << b):
-            return False
-        taken |= 1 << pieces[0]
-        if variant.promotion == "king" and crown_row & (1 << b):
-            flying = True  # russian: crowned mid-capture, it goes on as a king
-    return taken == move.captured_mask
-
-
-def _between(a: int, b: int) -> Optional[List[int]]:
-    """The squares strictly between a and b on a diagonal, or None if they share none."""
-    fa, ra = _sq.square_file(a), _sq.square_rank(a)
-    fb, rb = _sq.square_file(b), _sq.square_rank(b)
-    if abs(fa - fb) != abs(ra - rb) or fa == fb:
-        return None
-    df = 1 if fb > fa else -1
-    dr = 1 if rb > ra else -1
-    squares = [_sq.square_at(fa + i * df, ra + i * dr) for i in range(1, abs(fa - fb))]
-    # (never None: the squares between two squares of a diagonal are on the board)
-    return [s for s in squares if s is not None]
 
 
 def _example(variant: Variant) -> str:

@@ -1,5 +1,9 @@
 """Game end: who won and by which rule (Outcome, Termination), and the counters behind the draw
-rules, which Board keeps in its push/pop snapshots.
+rules (DrawCounters).
+
+The rules themselves are computed in C, once, in shashki/_core/draws.pxd: Board.outcome() and
+the search use that one implementation.  This module holds the Python values and documents
+the readings of the rule books it follows.
 
 The rules are those of ../shared/RULES.md ("Draws and the end of the game").  Counts there are in
 moves of EACH side, so "15 moves" is 30 plies; the counters below count plies.
@@ -48,22 +52,13 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import (TYPE_CHECKING, Dict, FrozenSet, Iterator, List, NamedTuple, Optional,
-                    Sequence, Tuple)
+from typing import Dict, NamedTuple, Optional
 
-from . import squares as _sq
-from .variants import BLACK, WHITE
+from .colors import BLACK, WHITE, Color
+from .geometry import EIGHT
 
-if TYPE_CHECKING:
-    from .board import Board
-    from .move import Move
-
-_popcount = _sq.popcount
-
-#: the main road (большая дорога): the long diagonal a1-h8
-MAIN_ROAD = _sq.squares_mask(_sq.ALGEBRAIC_INDEX[n]
-                             for n in ("a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8"))
-
+#: the main road (большая дорога) of the 8x8 board: the long diagonal a1-h8
+MAIN_ROAD = EIGHT.main_road_mask
 
 class Termination(enum.Enum):
     """Why a game ended.  Members for an article of the FMJD-64 rules carry it in `.article`
@@ -121,7 +116,7 @@ class Outcome:
     two outcomes compare equal on winner and termination alone.
     """
 
-    winner: Optional[int]
+    winner: Optional[Color]
     termination: Termination
     article: Optional[str] = field(default=None, compare=False)
 
@@ -135,6 +130,8 @@ class Outcome:
             kind = "a draw" if self.termination.is_draw else "decisive"
             raise ValueError(f"{self.termination!r} is {kind}; winner {self.winner!r} "
                              f"does not fit")
+        if self.winner is not None and not isinstance(self.winner, Color):
+            object.__setattr__(self, "winner", Color(self.winner))
         if self.article is None and self.termination.article is not None:
             object.__setattr__(self, "article", self.termination.article)
 
@@ -162,190 +159,28 @@ class DrawCounters(NamedTuple):
     lone_king_plies: int
 
 
-# a NamedTuple built without its keyword handling (push makes one per move)
-_new_counters = tuple.__new__
-
-# FMJD-64 7.2: limits in moves of the stronger side (7.2.4, 7.2.7, 7.2.8) or of each side (7.2.6)
+# FMJD-64 7.2: limits in moves of the stronger side (7.2.4, 7.2.7, 7.2.8) or of each side (7.2.6);
+# the C rules (shashki/_core/draws.pxd) use these numbers
 LONE_KING_CAPTURE_MOVES = 15        # 7.2.4
 BALANCE_MOVES = ((4, 5, 30), (6, 7, 60))   # 7.2.6: (fewest pieces, most pieces, moves)
 MAIN_ROAD_MOVES = 5                 # 7.2.7
 FEW_PIECES_MOVES = 5                # 7.2.8
 
+#: the codes of the C rules (shashki/_core/draws.pxd, enum Termination), by Termination value
+TERMINATION_CODES: Dict[str, int] = {
+    "no_moves": 1, "threefold_repetition": 2, "kings_vs_lone_king": 3, "kings_only_moves": 4,
+    "balance_unchanged": 5, "lone_king_on_main_road": 6, "few_pieces_vs_lone_king": 7,
+    "no_progress": 8}
+_BY_CODE = {code: Termination(value) for value, code in TERMINATION_CODES.items()}
+
 # The FMJD-64 articles of the two rules every algebraic game shares, named when the FMJD-64
 # set is in force.
-_FMJD_ARTICLES: Dict[Termination, Optional[str]] = {Termination.THREEFOLD_REPETITION: "7.2.3",
-                  Termination.KINGS_ONLY_MOVES: "7.2.5"}
-
-# Draws that a player must claim, by game (see the module docstring for the sources).
-_CLAIMED_DRAWS: Dict[str, FrozenSet[Termination]] = {
-    "english": frozenset({Termination.THREEFOLD_REPETITION, Termination.NO_PROGRESS}),
-}
+_FMJD_ARTICLES: Dict[Termination, str] = {Termination.THREEFOLD_REPETITION: "7.2.3",
+                                          Termination.KINGS_ONLY_MOVES: "7.2.5"}
 
 
-def _lone_king_opponents(white: int, black: int, kings: int) -> List[int]:
-    """The colours whose opponent is down to a lone king (both, in king against king)."""
-    out = []
-    for color, strong, weak in ((WHITE, white, black), (BLACK, black, white)):
-        if strong and weak and weak & (weak - 1) == 0 and weak & kings:
-            out.append(color)
-    return out
-
-
-def _configurations(white: int, black: int, kings: int) -> Tuple[bool, bool]:
-    """(7.2.7 holds, 7.2.8 holds) for a position."""
-    if _popcount(white | black) > 4:
-        return False, False
-    road = few = False
-    for strong, weak in ((white, black), (black, white)):
-        if not (weak and weak & (weak - 1) == 0 and weak & kings and strong & kings):
-            continue
-        count = _popcount(strong)
-        if count == 3 and weak & MAIN_ROAD:
-            road = True
-        elif count <= 2:
-            few = True
-    return road, few
-
-
-def start_counters(white: int, black: int, kings: int, fmjd: bool) -> DrawCounters:
-    """The counters of a set-up position: every count starts there."""
-    road, few = _configurations(white, black, kings) if fmjd else (False, False)
-    return DrawCounters(0, 0, 0 if road else -1, 0 if few else -1)
-
-
-def counters_after(counters: DrawCounters, move: Move, man_moved: bool, white: int, black: int,
-                   kings: int, fmjd: bool) -> DrawCounters:
-    """The counters after `move` (a man's move when `man_moved`) led to the masks given.
-    Board.push calls this on every move, so it stays small: bit counts, no move generation."""
-    halfmove, balance, road_plies, few_plies = counters
-    if move.captured_mask:
-        halfmove = balance = 0
-    else:
-        halfmove = 0 if man_moved else halfmove + 1
-        balance = 0 if move.promotion else balance + 1
-    if fmjd and _popcount(white | black) <= 4:
-        road, few = _configurations(white, black, kings)
-        # 7.2.7 and 7.2.8 count from when their configuration arose and go on through changes
-        # inside it (a man of the stronger side crowned, a piece of it taken by the lone
-        # king): the rule names the configuration, not one balance of forces.
-        road_plies = (road_plies + 1 if road_plies >= 0 else 0) if road else -1
-        few_plies = (few_plies + 1 if few_plies >= 0 else 0) if few else -1
-    else:
-        road_plies = few_plies = -1
-    return _new_counters(DrawCounters, (halfmove, balance, road_plies, few_plies))
-
-
-def _moves_of(color: int, plies: int, turn: int) -> int:
-    """How many of the last `plies` plies `color` made, `turn` being to move now."""
-    return (plies + 1) // 2 if color != turn else plies // 2
-
-
-def repetitions(masks: Tuple[int, int, int, int], stack: Sequence[Tuple[object, ...]],
-                halfmove_clock: int, limit: Optional[int] = None) -> int:
-    """How many times the position `masks` occurs in the game so far, this time included.
-
-    Only the last `halfmove_clock` plies can hold it again: a man move or a capture can never be
-    undone.  `stack` is Board._stack (its entries start with the masks of the position).
-    """
-    count = 1
-    window = min(halfmove_clock, len(stack))
-    # positions an even number of plies back have the same side to move
-    for back in range(2, window + 1, 2):
-        if stack[-back][0] == masks:
-            count += 1
-            if limit is not None and count >= limit:
-                break
-    return count
-
-
-def _repetition_about_to_appear(board: Board) -> bool:
-    """Whether a legal move would make a position occur for the third time (WCDF's claim:
-    "with their next move they would create the same position for the third time")."""
-    counters = board._counters
-    masks = board._masks()
-    stack: List[Tuple[object, ...]] = [*board._stack, (masks,)]
-    for move in board._legal():
-        if move.is_capture or not board._kings >> move.origin & 1:
-            continue    # irreversible: the position after it is new
-        child = board.variant.rules.apply_move(*masks, move.origin, move.destination, 0,
-                                               move.promotion)
-        if repetitions(child, stack, counters.halfmove_clock + 1, 3) >= 3:
-            return True
-    return False
-
-
-def _draws(board: Board) -> Iterator[Tuple[Termination, Optional[str]]]:
-    """The draw rules of the board's game that hold now, in the order of their articles, as
-    (termination, article) pairs."""
-    variant = board.variant
-    counters = board._counters
-    fmjd = board.fmjd_draw_rules
-    articles = _FMJD_ARTICLES if fmjd else {}
-    white, black, kings, turn = board._masks()
-
-    if repetitions(board._masks(), board._stack, counters.halfmove_clock, 3) >= 3:
-        yield Termination.THREEFOLD_REPETITION, articles.get(Termination.THREEFOLD_REPETITION)
-
-    if fmjd:
-        # 7.2.4: "three kings (or more) against a single enemy king": the stronger side may have
-        # men as well; its moves count from when the balance of forces arose.
-        for strong in _lone_king_opponents(white, black, kings):
-            own = white if strong == WHITE else black
-            if (_popcount(own & kings) >= 3
-                    and _moves_of(strong, counters.balance_plies, turn)
-                    >= LONE_KING_CAPTURE_MOVES):
-                yield Termination.KINGS_VS_LONE_KING, "7.2.4"
-                break
-
-    if variant.kings_only_limit and counters.halfmove_clock >= 2 * variant.kings_only_limit:
-        yield Termination.KINGS_ONLY_MOVES, articles.get(Termination.KINGS_ONLY_MOVES)
-
-    if fmjd and white & kings and black & kings:
-        pieces = _popcount(white | black)
-        for low, high, moves in BALANCE_MOVES:
-            if low <= pieces <= high and counters.balance_plies >= 2 * moves:
-                yield Termination.BALANCE_UNCHANGED, "7.2.6"
-
-    if fmjd and (counters.main_road_plies >= 0 or counters.lone_king_plies >= 0):
-        # which side is the stronger one does not change inside these configurations; in king
-        # against king both are, and the first to make its 5th move ends it
-        strongs = _lone_king_opponents(white, black, kings)
-        if counters.main_road_plies >= 0 and any(
-                _moves_of(s, counters.main_road_plies, turn) >= MAIN_ROAD_MOVES
-                for s in strongs):
-            yield Termination.LONE_KING_ON_MAIN_ROAD, "7.2.7"
-        if counters.lone_king_plies >= 0 and any(
-                _moves_of(s, counters.lone_king_plies, turn) >= FEW_PIECES_MOVES
-                for s in strongs):
-            yield Termination.FEW_PIECES_VS_LONE_KING, "7.2.8"
-
-    if variant.no_progress_limit and counters.halfmove_clock >= 2 * variant.no_progress_limit:
-        yield Termination.NO_PROGRESS, None
-
-
-def outcome(board: Board, claim_draw: bool = False) -> Optional[Outcome]:
-    """Board.outcome: None, or the Outcome of the game at this position."""
-    if not board._legal():
-        loser = board.turn
-        return Outcome(loser if board.variant.reversed_goal else 1 - loser,
-                       Termination.NO_MOVES)
-    claimed = _CLAIMED_DRAWS.get(board.variant.name, frozenset())
-    for termination, article in _draws(board):
-        if claim_draw or termination not in claimed:
-            return Outcome(None, termination, article)
-    if (claim_draw and Termination.THREEFOLD_REPETITION in claimed
-            and _repetition_about_to_appear(board)):
-        return Outcome(None, Termination.THREEFOLD_REPETITION)
-    return None
-
-
-def can_claim_draw(board: Board) -> bool:
-    """Board.can_claim_draw: whether the side to move may claim a draw now (only the games
-    whose rule book makes a draw a claim have claims; automatic draws are in outcome())."""
-    claimed = _CLAIMED_DRAWS.get(board.variant.name)
-    if not claimed:
-        return False
-    if any(termination in claimed for termination, _ in _draws(board)):
-        return True
-    return (Termination.THREEFOLD_REPETITION in claimed
-            and _repetition_about_to_appear(board))
+def make_outcome(code: int, winner: Optional[Color], fmjd: bool) -> Outcome:
+    """The Outcome of the C rules' termination `code` (called by Board.outcome)."""
+    termination = _BY_CODE[code]
+    article = _FMJD_ARTICLES.get(termination) if fmjd else None
+    return Outcome(winner, termination, article)

@@ -63,6 +63,9 @@ _PROBE_DEPTH = 4
 # often (and when it is closed)
 _SYNC_SECONDS = 1.0
 
+#: a transposition table for Board.perft(table=...), kept between runs
+PerftTable = _perft.PerftTable
+
 
 class CheckpointError(ShashkiError):
     """A checkpoint file that belongs to another run, or whose content is damaged."""
@@ -363,7 +366,7 @@ def run(board: Board, depth: int, paths: bool = False, *, jobs: Optional[int] = 
     run_key = (variant.name, bool(paths), os.getpid(), id(tasks), time.time())
     try:
         if executor is None and jobs == 1:
-            table = _perft.PerftTable(hash_mb) if hash_mb else None
+            table = _perft.PerftTable(hash_mb, shared=False) if hash_mb else None
             for task in todo:
                 count = _perft.perft(*task.masks, variant.rules, task.depth, paths, table)
                 _finish(task, count, done, store, progress, len(tasks))

@@ -10,14 +10,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Dict, Tuple, Union
 
 from . import squares as _sq
+from .colors import BLACK, WHITE
 from .errors import InvalidVariantError
 from .geometry import EIGHT, Geometry
 
 if TYPE_CHECKING:
+    from ._core.board import Notation
     from ._core.movegen import Kernel
 
-WHITE = 0
-BLACK = 1
 COLOR_NAMES: Tuple[str, str] = ("white", "black")
 
 
@@ -50,6 +50,12 @@ class Variant:
     no_progress_limit: int = 0
     #: the FMJD-64 endgame draw rules 7.2.4-7.2.8 (russian; optional in brazilian)
     fmjd_endgame_rules: bool = False
+    #: PlayStrategy's PDN names this game's squares algebraically, as seen from the side that
+    #: moves first, instead of by number (shashki.pdn reads that dialect)
+    playstrategy_algebraic: bool = False
+    #: the draws a player must claim (the values of shashki.outcome.Termination): english,
+    #: by the WCDF rules; every other game's draws are automatic
+    draw_claims: Tuple[str, ...] = ()
     geometry: Geometry = field(default=EIGHT, repr=False)
     #: the board is drawn mirrored, its bottom-left corner light and h1 dark (italian); the
     #: rules are the same either way
@@ -89,6 +95,16 @@ class Variant:
         return kernel
 
     @property
+    def notation(self) -> Notation:
+        """How the compiled Board writes this game's squares and moves."""
+        notation = _NOTATIONS.get(self.name)
+        if notation is None:
+            from ._core.board import Notation  # the compiled core, on first use
+            names = [self.square_name(s) for s in range(self.geometry.squares)]
+            notation = _NOTATIONS[self.name] = Notation(names, self.capture_sep, self)
+        return notation
+
+    @property
     def numeric(self) -> bool:
         return self.squares != "algebraic"
 
@@ -117,8 +133,9 @@ _PROMOTIONS = {"king": 0, "man": 1, "stop": 2}
 # (weight of a man taken, of a king taken, by a king first, most kings, kings met first)
 _PRECEDENCE_KEYS = {"free": (0, 0, 0, 0, 0), "majority": (1, 1, 0, 0, 0),
                     "italian": (1, 1, 1, 1, 1)}
-# the kernel of each game, by game name, once loaded
+# the kernel and the notation of each game, by game name, once loaded
 _KERNELS: Dict[str, Kernel] = {}
+_NOTATIONS: Dict[str, Notation] = {}
 
 
 def _load_kernel(name: str) -> Kernel:
@@ -168,6 +185,7 @@ ENGLISH = Variant(
     promotion="stop", precedence="free", first_to_move=BLACK, reversed_goal=False,
     squares="english", capture_sep="x", gametype=21, pdn_gametype="21,B,8,8,N1,0",
     start_fen="B:W21-32:B1-12", kings_only_limit=0, no_progress_limit=40,
+    playstrategy_algebraic=True, draw_claims=("threefold_repetition", "no_progress"),
     match_openings="3-move")
 
 VARIANTS = (RUSSIAN, GIVEAWAY, BRAZILIAN, ITALIAN, ENGLISH)

@@ -119,11 +119,13 @@ cdef extern from *:
     #if defined(_MSC_VER)
     #include <intrin.h>
     static __inline int shashki_popcount(unsigned __int64 x) { return (int)__popcnt64(x); }
+    #define shashki_prefetch(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
     static __inline int shashki_ctz(unsigned __int64 x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
     static __inline void shashki_lock(volatile char *l) { while (_InterlockedExchange8(l, 1)) { } }
     static __inline void shashki_unlock(volatile char *l) { _InterlockedExchange8(l, 0); }
     #else
     #define shashki_popcount(x) __builtin_popcountll(x)
+    #define shashki_prefetch(p) __builtin_prefetch((p))
     #define shashki_ctz(x) __builtin_ctzll(x)
     static inline void shashki_lock(volatile char *l) {
         while (__atomic_test_and_set((void *)l, __ATOMIC_ACQUIRE)) { }
@@ -131,6 +133,7 @@ cdef extern from *:
     static inline void shashki_unlock(volatile char *l) { __atomic_clear((void *)l, __ATOMIC_RELEASE); }
     #endif
     """
+    void prefetch "shashki_prefetch"(const void *p) noexcept nogil
     int popcount "shashki_popcount"(u64 x) noexcept nogil
     int ctz "shashki_ctz"(u64 x) noexcept nogil    # x must not be 0
     void lock "shashki_lock"(volatile char *l) noexcept nogil
@@ -145,27 +148,29 @@ cdef inline void make_move(Position *dst, const Position *src, const Move *m) no
     dst.turn = us ^ 1
 
 
-cdef inline u64 position_hash(const Position *p, int depth) noexcept nogil:
-    # a multiplicative mix of the whole position (no incremental key to keep up to date)
-    cdef u64 h = p.pieces[0] * 0x9E3779B97F4A7C15ULL
-    h ^= (p.pieces[1] + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL
-    h ^= (p.kings ^ ((<u64>depth) << 56) ^ (<u64>p.turn << 63)) * 0x165667B19E3779F9ULL
+cdef inline u64 tt_slot(PerftTable *tt, u64 white, u64 black, u64 kings, int turn,
+                        int depth) noexcept nogil:
+    # the bucket of a position: a multiplicative mix of the whole position (no incremental key
+    # to keep up to date)
+    cdef u64 h = white * 0x9E3779B97F4A7C15ULL
+    h ^= (black + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL
+    h ^= (kings ^ ((<u64>depth) << 56) ^ (<u64>turn << 63)) * 0x165667B19E3779F9ULL
     h ^= h >> 29
     h *= 0xBF58476D1CE4E5B9ULL
-    return h ^ (h >> 32)
+    return (h ^ (h >> 32)) & tt.mask
 
 
-cdef inline bint tt_probe(PerftTable *tt, const Position *p, int depth, u64 *count) noexcept nogil:
-    cdef u64 i = position_hash(p, depth) & tt.mask
+cdef inline bint tt_probe(PerftTable *tt, u64 i, u64 white, u64 black, u64 kings, int turn,
+                          int depth, u64 *count) noexcept nogil:
     cdef PerftBucket *b = &tt.buckets[i]
-    cdef u64 w = p.pieces[0] | ((<u64>depth) << 56)
-    cdef u64 bl = p.pieces[1] | ((<u64>p.turn) << 63)
+    cdef u64 w = white | ((<u64>depth) << 56)
+    cdef u64 bl = black | ((<u64>turn) << 63)
     cdef int j
     cdef bint hit = False
     if tt.locks != NULL:
         lock(&tt.locks[i])
     for j in range(2):
-        if b.slot[j].white == w and b.slot[j].black == bl and b.slot[j].kings == p.kings:
+        if b.slot[j].white == w and b.slot[j].black == bl and b.slot[j].kings == kings:
             count[0] = b.slot[j].count
             hit = True
             break
@@ -174,16 +179,16 @@ cdef inline bint tt_probe(PerftTable *tt, const Position *p, int depth, u64 *cou
     return hit
 
 
-cdef inline void tt_store(PerftTable *tt, const Position *p, int depth, u64 count) noexcept nogil:
-    cdef u64 i = position_hash(p, depth) & tt.mask
+cdef inline void tt_store(PerftTable *tt, u64 i, u64 white, u64 black, u64 kings, int turn,
+                          int depth, u64 count) noexcept nogil:
     cdef PerftBucket *b = &tt.buckets[i]
     cdef int j
     if tt.locks != NULL:
         lock(&tt.locks[i])
     j = 0 if <int>(b.slot[0].white >> 56) <= depth else 1
-    b.slot[j].white = p.pieces[0] | ((<u64>depth) << 56)
-    b.slot[j].black = p.pieces[1] | ((<u64>p.turn) << 63)
-    b.slot[j].kings = p.kings
+    b.slot[j].white = white | ((<u64>depth) << 56)
+    b.slot[j].black = black | ((<u64>turn) << 63)
+    b.slot[j].kings = kings
     b.slot[j].count = count
     if tt.locks != NULL:
         unlock(&tt.locks[i])

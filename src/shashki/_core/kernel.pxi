@@ -17,8 +17,8 @@
 from libc.stdint cimport uint8_t, uint32_t
 from cpython.pycapsule cimport PyCapsule_New
 from ..kernel cimport (u64, WHITE, BLACK, MAXMOVES, MAXPATH, PROMO_KING, PROMO_MAN, PROMO_STOP,
-                      Position, Move, Route, MoveList, PerftTable, KernelOps, popcount, ctz,
-                      make_move, position_hash, tt_probe, tt_store)
+                      Position, Move, Route, MoveList, PerftTable, KernelOps, popcount, ctz, prefetch,
+                      tt_slot, tt_probe, tt_store)
 
 cdef extern from *:
     # the rules record and the geometry (see shashki.variants.Variant.kernel_constants)
@@ -274,10 +274,26 @@ cdef bint king_capture(Side *s, Mode *m, Ctx *c, u64 sq, u64 cap, int n, int cam
     return found
 
 
+cdef inline bint man_can_jump(Side *s, u64 sq, u64 jumpable, u64 empty) noexcept nogil:
+    """Whether a man on `sq` has a jump: tested before recursing, so that the common last jump
+    of a sequence costs no call."""
+    cdef u64 r = 0
+    if K_MEN_BACK or forward(s, 0):
+        r |= sh(sh(sq, 0) & jumpable, 0)
+    if K_MEN_BACK or forward(s, 1):
+        r |= sh(sh(sq, 1) & jumpable, 1)
+    if K_MEN_BACK or forward(s, 2):
+        r |= sh(sh(sq, 2) & jumpable, 2)
+    if K_MEN_BACK or forward(s, 3):
+        r |= sh(sh(sq, 3) & jumpable, 3)
+    return (r & empty) != 0
+
+
 cdef inline bint man_leg(Side *s, Mode *m, Ctx *c, u64 sq, u64 cap, int n, u64 jumpable,
                          int d) noexcept nogil:
     """A man on `sq` that has taken `cap` (n pieces) tries to jump in direction d."""
     cdef u64 over, land, ncap
+    cdef bint crowned
     if not (K_MEN_BACK or forward(s, d)):
         return False
     over = sh(sq, d) & jumpable
@@ -287,16 +303,17 @@ cdef inline bint man_leg(Side *s, Mode *m, Ctx *c, u64 sq, u64 cap, int n, u64 j
     if not land:
         return False
     ncap = cap | over
+    crowned = (land & crown_row(s)) != 0
     take(m, c, over, land, n)
-    if land & crown_row(s):
-        if K_PROMO == PROMO_KING:
-            # crowned at once: it goes on capturing as a king
-            if not king_capture(s, m, c, land, ncap, n + 1, d, False):
-                finish(m, c, land, ncap, n + 1, True)
-        elif K_PROMO == PROMO_STOP or not man_capture(s, m, c, land, ncap, n + 1):
+    if K_PROMO == PROMO_KING and crowned:
+        # crowned at once: it goes on capturing as a king
+        if not king_capture(s, m, c, land, ncap, n + 1, d, False):
             finish(m, c, land, ncap, n + 1, True)
-    elif not man_capture(s, m, c, land, ncap, n + 1):
-        finish(m, c, land, ncap, n + 1, False)
+    elif (K_PROMO == PROMO_STOP and crowned) or not (
+            man_can_jump(s, land, jumpable & ~over, c.empty)
+            and man_capture(s, m, c, land, ncap, n + 1)):
+        # PROMO_MAN: a man that passed the far row is crowned only if it ends there
+        finish(m, c, land, ncap, n + 1, crowned)
     untake(c, over, n)
     return True
 
@@ -347,32 +364,56 @@ cdef inline bint kings_can_capture(u64 kings, u64 enemy, u64 empty) noexcept nog
             or king_ray_capture(kings, enemy, empty, 3))
 
 
-cdef inline bint captures(Side *s, Mode *m, const Position *p, Ctx *c) noexcept nogil:
-    """Search every capture of the side to move into `c`; False when there is none."""
-    cdef u64 own = p.pieces[us_of(s)]
-    cdef u64 enemy = p.pieces[us_of(s) ^ 1]
-    cdef u64 men = own & ~p.kings
-    cdef u64 kings = own & p.kings
-    cdef u64 empty = K_BOARD & ~(own | enemy)
-    cdef u64 jumpable = enemy if K_MEN_TAKE_KINGS else enemy & ~p.kings
-    cdef u64 cand = man_jumpers(s, men, jumpable, empty)
-    cdef u64 sq
-    # Most positions have no capture: this test is the hot path of perft.
-    if not cand and not (kings and kings_can_capture(kings, enemy, empty)):
-        return False
-    c.enemy = enemy
-    c.enemy_kings = enemy & p.kings
+cdef inline u64 own_of(Side *s, u64 w, u64 b) noexcept nogil:
+    return w if Side is White else b
+
+
+cdef inline u64 enemy_of(Side *s, u64 w, u64 b) noexcept nogil:
+    return b if Side is White else w
+
+
+cdef inline u64 capturers(Side *s, u64 w, u64 b, u64 k) noexcept nogil:
+    """The men of the side to move that can capture, plus all its kings when one of those can:
+    0 when the side has no capture (most positions: this is the hot test of perft)."""
+    cdef u64 own = own_of(s, w, b)
+    cdef u64 enemy = enemy_of(s, w, b)
+    cdef u64 empty = K_BOARD & ~(w | b)
+    cdef u64 kings = own & k
+    cdef u64 cand = man_jumpers(s, own & ~k, enemy if K_MEN_TAKE_KINGS else enemy & ~k, empty)
+    if kings and kings_can_capture(kings, enemy, empty):
+        cand |= kings
+    return cand
+
+
+cdef inline void start_search(Side *s, Ctx *c, u64 w, u64 b, u64 k) noexcept nogil:
+    c.enemy = enemy_of(s, w, b)
+    c.enemy_kings = c.enemy & k
     c.best = 0
     c.count = 0
     c.nkings = 0
     c.order = 0
+
+
+cdef void search_captures(Side *s, Mode *m, u64 w, u64 b, u64 k, u64 cand,
+                          Ctx *c) noexcept nogil:
+    """Every capture of the pieces in `cand` (from `capturers`) into `c`."""
+    cdef u64 empty = K_BOARD & ~(w | b)
+    cdef u64 men = cand & ~k
+    cdef u64 kings = cand & k
+    cdef u64 sq
+    start_search(s, c, w, b, k)
     c.by_king = 0
-    while cand:
-        sq = cand & (~cand + 1)
-        cand ^= sq
+    while men:
+        sq = men & (~men + 1)
+        men ^= sq
         c.frm = sq
         c.empty = empty | sq
         man_capture(s, m, c, sq, 0, 0)
+    search_kings(s, m, c, kings, empty)
+
+
+cdef inline void search_kings(Side *s, Mode *m, Ctx *c, u64 kings, u64 empty) noexcept nogil:
+    cdef u64 sq
     c.by_king = 1
     while kings:
         sq = kings & (~kings + 1)
@@ -380,7 +421,6 @@ cdef inline bint captures(Side *s, Mode *m, const Position *p, Ctx *c) noexcept 
         c.frm = sq
         c.empty = empty | sq
         king_capture(s, m, c, sq, 0, 0, -1, False)
-    return True
 
 
 # --- quiet moves --------------------------------------------------------------------------------
@@ -428,19 +468,21 @@ cdef inline int quiet_king(MoveList *ml, int n, u64 k, u64 empty, int d) noexcep
     return n
 
 
-cdef void gen_moves(Side *s, Mode *m, const Position *p, MoveList *ml) noexcept nogil:
+cdef void gen_moves(Side *s, Mode *m, u64 w, u64 b, u64 k, MoveList *ml) noexcept nogil:
     """Fill `ml` with every legal move: the captures if there are any, else the quiet moves."""
     cdef Ctx c
-    cdef u64 own = p.pieces[us_of(s)]
-    cdef u64 men = own & ~p.kings
-    cdef u64 kings = own & p.kings
-    cdef u64 empty = K_BOARD & ~(p.pieces[0] | p.pieces[1])
-    cdef u64 k
+    cdef u64 own = own_of(s, w, b)
+    cdef u64 men = own & ~k
+    cdef u64 kings = own & k
+    cdef u64 empty = K_BOARD & ~(w | b)
+    cdef u64 cand = capturers(s, w, b, k)
+    cdef u64 king
     cdef int n
     ml.n = 0
     ml.overflow = 0
-    c.ml = ml
-    if captures(s, m, p, &c):
+    if cand:
+        c.ml = ml
+        search_captures(s, m, w, b, k, cand, &c)
         return
     # the longest quiet list (20 flying kings on 10x10) fits MAXMOVES: no check is needed
     n = quiet_men(s, ml, 0, men, empty, 0)
@@ -448,14 +490,16 @@ cdef void gen_moves(Side *s, Mode *m, const Position *p, MoveList *ml) noexcept 
     n = quiet_men(s, ml, n, men, empty, 2)
     n = quiet_men(s, ml, n, men, empty, 3)
     while kings:
-        k = kings & (~kings + 1)
-        kings ^= k
-        n = quiet_king(ml, n, k, empty, 0)
-        n = quiet_king(ml, n, k, empty, 1)
-        n = quiet_king(ml, n, k, empty, 2)
-        n = quiet_king(ml, n, k, empty, 3)
+        king = kings & (~kings + 1)
+        kings ^= king
+        n = quiet_king(ml, n, king, empty, 0)
+        n = quiet_king(ml, n, king, empty, 1)
+        n = quiet_king(ml, n, king, empty, 2)
+        n = quiet_king(ml, n, king, empty, 3)
     ml.n = n
 
+
+# --- counting: the last ply of perft --------------------------------------------------------------
 
 cdef inline u64 count_king_steps(u64 kings, u64 empty, int d) noexcept nogil:
     cdef u64 x = sh(kings, d) & empty
@@ -468,27 +512,118 @@ cdef inline u64 count_king_steps(u64 kings, u64 empty, int d) noexcept nogil:
     return total
 
 
-cdef u64 count_moves(Side *s, const Position *p, bint unique, int *overflow) noexcept nogil:
-    """The number of legal moves (routes, unless `unique`), listing no quiet move: the last ply
-    of perft.  Sets *overflow if the captures of 3 pieces or more were too many to tell apart."""
+cdef inline u64 final_jumps(Side *s, u64 men, u64 jumpable, u64 empty, int d,
+                            u64 *going_on) noexcept nogil:
+    """Men's jumps in direction d that end the move, counted bit-parallel; the landing squares of
+    those that go on are added to `going_on[d]`.  Only the first jump is tested on the board as
+    it stands: the second cannot use the origin square or the piece just taken (both lie behind
+    the landing square, against the men's own direction of travel)."""
+    cdef u64 land, more
+    if not (K_MEN_BACK or forward(s, d)):
+        going_on[d] = 0
+        return 0
+    land = sh(sh(men & sh(sh(empty, 3 - d) & jumpable, 3 - d), d), d)
+    more = land & man_jumpers(s, land, jumpable, empty)
+    if K_PROMO == PROMO_STOP:
+        more &= ~crown_row(s)       # crowned: the move ends there
+    elif K_PROMO == PROMO_KING:
+        more |= land & crown_row(s)  # crowned: it may go on as a king, searched in full
+    going_on[d] = more
+    return popcount(land & ~more)
+
+
+cdef inline void search_going_on(Side *s, Counting *m, Ctx *c, u64 going_on, u64 empty,
+                                 int d) noexcept nogil:
+    # the full search of the captures that go on after a first jump in direction d
+    cdef u64 land, over, origin
+    while going_on:
+        land = going_on & (~going_on + 1)
+        going_on ^= land
+        over = sh(land, 3 - d)
+        origin = sh(over, 3 - d)
+        c.frm = origin
+        c.empty = empty | origin
+        take(m, c, over, land, 0)
+        if K_PROMO == PROMO_KING and land & crown_row(s):
+            if not king_capture(s, m, c, land, over, 1, d, False):
+                finish(m, c, land, over, 1, True)
+        elif not man_capture(s, m, c, land, over, 1):
+            finish(m, c, land, over, 1, (land & crown_row(s)) != 0)
+        untake(c, over, 0)
+
+
+cdef u64 count_captures(Side *s, u64 w, u64 b, u64 k, u64 cand, bint unique,
+                        int *overflow) noexcept nogil:
+    """The captures of the pieces in `cand` (from `capturers`), counted without a list.
+
+    Most are single jumps of a man that end there: those are counted bit-parallel, and only the
+    jumps that go on and the kings' captures are searched, starting from the single jumps as
+    the best captures found so far (they all have the same precedence key, unless the game
+    weighs the kings taken and its men take kings: then everything is searched).
+    """
     cdef Ctx c
     cdef MoveList seen3      # captures of 3 or more pieces, to count each move once
     cdef Counting *counting = NULL
-    cdef u64 own = p.pieces[us_of(s)]
-    cdef u64 men = own & ~p.kings
-    cdef u64 kings = own & p.kings
-    cdef u64 empty = K_BOARD & ~(p.pieces[0] | p.pieces[1])
-    cdef u64 total
+    cdef u64 going_on[4]
+    cdef u64 empty = K_BOARD & ~(w | b)
+    cdef u64 enemy = enemy_of(s, w, b)
+    cdef u64 jumpable = enemy if K_MEN_TAKE_KINGS else enemy & ~k
+    cdef u64 men = cand & ~k
+    cdef u64 final
     seen3.n = 0
     seen3.overflow = 0
     c.ml = &seen3
     c.unique = unique
-    if captures(s, counting, p, &c):
-        if seen3.overflow:
-            overflow[0] = 1
-        return c.count
-    total = 0
-    if forward(s, 0):
+    if prec_free() or not (prec_kinds() and K_MEN_TAKE_KINGS):
+        final = final_jumps(s, men, jumpable, empty, 0, going_on)
+        final += final_jumps(s, men, jumpable, empty, 1, going_on)
+        final += final_jumps(s, men, jumpable, empty, 2, going_on)
+        final += final_jumps(s, men, jumpable, empty, 3, going_on)
+        if not (going_on[0] | going_on[1] | going_on[2] | going_on[3] | (cand & k)):
+            return final        # every capture is one man's single jump: all are equal
+        start_search(s, &c, w, b, k)
+        c.by_king = 0
+        c.best = prec_key(&c, 1)
+        c.count = final
+        search_going_on(s, counting, &c, going_on[0], empty, 0)
+        search_going_on(s, counting, &c, going_on[1], empty, 1)
+        search_going_on(s, counting, &c, going_on[2], empty, 2)
+        search_going_on(s, counting, &c, going_on[3], empty, 3)
+        search_kings(s, counting, &c, cand & k, empty)
+    else:
+        search_captures(s, counting, w, b, k, cand, &c)
+    if seen3.overflow:
+        overflow[0] = 1
+    return c.count
+
+
+cdef inline u64 count_moves(Side *s, u64 w, u64 b, u64 k, bint unique,
+                            int *overflow) noexcept nogil:
+    """The number of legal moves (routes, unless `unique`), listing none: quiet moves by
+    popcount, and a man's single jumps that end there bit-parallel, inline; any other capture
+    is counted by count_captures.  Sets *overflow if the captures of 3 pieces or more were too
+    many to tell apart."""
+    cdef u64 own = own_of(s, w, b)
+    cdef u64 enemy = enemy_of(s, w, b)
+    cdef u64 men = own & ~k
+    cdef u64 kings = own & k
+    cdef u64 empty = K_BOARD & ~(w | b)
+    cdef u64 jumpable = enemy if K_MEN_TAKE_KINGS else enemy & ~k
+    cdef u64 cand = man_jumpers(s, men, jumpable, empty)
+    cdef u64 going_on[4]
+    cdef u64 total
+    if kings and kings_can_capture(kings, enemy, empty):
+        return count_captures(s, w, b, k, cand | kings, unique, overflow)
+    if cand:
+        if prec_free() or not (prec_kinds() and K_MEN_TAKE_KINGS):
+            total = final_jumps(s, cand, jumpable, empty, 0, going_on)
+            total += final_jumps(s, cand, jumpable, empty, 1, going_on)
+            total += final_jumps(s, cand, jumpable, empty, 2, going_on)
+            total += final_jumps(s, cand, jumpable, empty, 3, going_on)
+            if not (going_on[0] | going_on[1] | going_on[2] | going_on[3]):
+                return total
+        return count_captures(s, w, b, k, cand, unique, overflow)
+    if Side is White:
         total = popcount(sh(men, 0) & empty) + popcount(sh(men, 1) & empty)
     else:
         total = popcount(sh(men, 2) & empty) + popcount(sh(men, 3) & empty)
@@ -500,33 +635,134 @@ cdef u64 count_moves(Side *s, const Position *p, bint unique, int *overflow) noe
 
 # --- perft ----------------------------------------------------------------------------------------
 
-cdef u64 perft(Side *s, const Position *p, int depth, bint unique, PerftTable *tt,
-               int *overflow) noexcept nogil:
-    """Leaves `depth` (>= 1) plies below `p`: bulk counted at the last ply, each move weighted
-    by its routes unless `unique`."""
-    cdef MoveList ml
-    cdef Position child
-    cdef Listing *listing = NULL
+cdef inline u64 child_count(Side *s, u64 w, u64 b, u64 k, bint unique,
+                            int *overflow) noexcept nogil:
+    # the count one ply further down, where the other side moves
+    return (count_moves(<Black *>NULL, w, b, k, unique, overflow) if Side is White
+            else count_moves(<White *>NULL, w, b, k, unique, overflow))
+
+
+cdef inline u64 quiet_men_children(Side *s, u64 w, u64 b, u64 k, u64 men, u64 empty, int d,
+                                   bint unique, int *overflow) noexcept nogil:
+    cdef u64 targets, t, ft
     cdef u64 total = 0
-    cdef u64 sub
-    cdef u64 h
-    cdef int i
-    if depth == 1:
-        return count_moves(s, p, unique, overflow)
-    if tt != NULL and depth >= 2 and tt_probe(tt, p, depth, &total):
-        return total
-    gen_moves(s, listing, p, &ml)
-    if ml.overflow:
-        overflow[0] = 1
-    for i in range(ml.n):
-        make_move(&child, p, &ml.moves[i])
+    if not forward(s, d):
+        return 0
+    targets = sh(men, d) & empty
+    while targets:
+        t = targets & (~targets + 1)
+        targets ^= t
+        ft = t | sh(t, 3 - d)
         if Side is White:
-            sub = perft(<Black *>NULL, &child, depth - 1, unique, tt, overflow)
+            total += child_count(s, w ^ ft, b, k | (t & K_ROW_TOP), unique, overflow)
         else:
-            sub = perft(<White *>NULL, &child, depth - 1, unique, tt, overflow)
-        total += sub if unique else sub * ml.moves[i].routes
+            total += child_count(s, w, b ^ ft, k | (t & K_ROW_BOTTOM), unique, overflow)
+    return total
+
+
+cdef inline u64 quiet_king_children(Side *s, u64 w, u64 b, u64 k, u64 king, u64 empty, int d,
+                                    bint unique, int *overflow) noexcept nogil:
+    cdef u64 t = sh(king, d) & empty
+    cdef u64 total = 0
+    while t:
+        if Side is White:
+            total += child_count(s, w ^ king ^ t, b, k ^ king ^ t, unique, overflow)
+        else:
+            total += child_count(s, w, b ^ king ^ t, k ^ king ^ t, unique, overflow)
+        if not K_FLYING:
+            break
+        t = sh(t, d) & empty
+    return total
+
+
+cdef u64 perft2(Side *s, u64 w, u64 b, u64 k, bint unique, int *overflow) noexcept nogil:
+    """perft(2): the children of quiet moves are counted as the moves are found, with no list."""
+    cdef MoveList ml
+    cdef Ctx c
+    cdef Move *mv
+    cdef u64 cand = capturers(s, w, b, k)
+    cdef u64 own, men, kings, king, empty, sub
+    cdef u64 total = 0
+    cdef int i
+    if cand:
+        ml.n = 0
+        ml.overflow = 0
+        c.ml = &ml
+        search_captures(s, <Listing *>NULL, w, b, k, cand, &c)
+        if ml.overflow:
+            overflow[0] = 1
+        for i in range(ml.n):
+            mv = &ml.moves[i]
+            if Side is White:
+                sub = child_count(s, w ^ mv.ft, b & ~mv.captured, (k & ~mv.captured) ^ mv.kx,
+                                  unique, overflow)
+            else:
+                sub = child_count(s, w & ~mv.captured, b ^ mv.ft, (k & ~mv.captured) ^ mv.kx,
+                                  unique, overflow)
+            total += sub if unique else sub * mv.routes
+        return total
+    own = own_of(s, w, b)
+    men = own & ~k
+    kings = own & k
+    empty = K_BOARD & ~(w | b)
+    total = quiet_men_children(s, w, b, k, men, empty, 0, unique, overflow)
+    total += quiet_men_children(s, w, b, k, men, empty, 1, unique, overflow)
+    total += quiet_men_children(s, w, b, k, men, empty, 2, unique, overflow)
+    total += quiet_men_children(s, w, b, k, men, empty, 3, unique, overflow)
+    while kings:
+        king = kings & (~kings + 1)
+        kings ^= king
+        total += quiet_king_children(s, w, b, k, king, empty, 0, unique, overflow)
+        total += quiet_king_children(s, w, b, k, king, empty, 1, unique, overflow)
+        total += quiet_king_children(s, w, b, k, king, empty, 2, unique, overflow)
+        total += quiet_king_children(s, w, b, k, king, empty, 3, unique, overflow)
+    return total
+
+
+cdef u64 perft(Side *s, u64 w, u64 b, u64 k, int depth, bint unique, PerftTable *tt,
+               int *overflow) noexcept nogil:
+    """Leaves `depth` (>= 2) plies below the position: bulk counted at the last ply, each move
+    weighted by its routes unless `unique`."""
+    cdef MoveList ml
+    cdef Move *mv
+    cdef u64 total = 0
+    cdef u64 sub, nw, nb, nk
+    cdef int i
+    cdef u64 slot = 0
     if tt != NULL:
-        tt_store(tt, p, depth, total)
+        slot = tt_slot(tt, w, b, k, us_of(s), depth)
+        if tt_probe(tt, slot, w, b, k, us_of(s), depth, &total):
+            return total
+    if depth == 2:
+        total = perft2(s, w, b, k, unique, overflow)
+    else:
+        gen_moves(s, <Listing *>NULL, w, b, k, &ml)
+        if ml.overflow:
+            overflow[0] = 1
+        if tt != NULL:
+            # the children's buckets are far apart in memory: ask for them all before the
+            # first child is searched, so the probes below do not wait on memory one by one
+            for i in range(ml.n):
+                mv = &ml.moves[i]
+                nk = (k & ~mv.captured) ^ mv.kx
+                if Side is White:
+                    prefetch(&tt.buckets[tt_slot(tt, w ^ mv.ft, b & ~mv.captured, nk, BLACK,
+                                                 depth - 1)])
+                else:
+                    prefetch(&tt.buckets[tt_slot(tt, w & ~mv.captured, b ^ mv.ft, nk, WHITE,
+                                                 depth - 1)])
+        for i in range(ml.n):
+            mv = &ml.moves[i]
+            nk = (k & ~mv.captured) ^ mv.kx
+            if Side is White:
+                sub = perft(<Black *>NULL, w ^ mv.ft, b & ~mv.captured, nk, depth - 1, unique, tt,
+                            overflow)
+            else:
+                sub = perft(<White *>NULL, w & ~mv.captured, b ^ mv.ft, nk, depth - 1, unique, tt,
+                            overflow)
+            total += sub if unique else sub * mv.routes
+    if tt != NULL:
+        tt_store(tt, slot, w, b, k, us_of(s), depth, total)
     return total
 
 
@@ -534,41 +770,37 @@ cdef u64 perft(Side *s, const Position *p, int depth, bint unique, PerftTable *t
 
 cdef void ops_moves(const Position *p, MoveList *ml) noexcept nogil:
     if p.turn == WHITE:
-        gen_moves(<White *>NULL, <Listing *>NULL, p, ml)
+        gen_moves(<White *>NULL, <Listing *>NULL, p.pieces[0], p.pieces[1], p.kings, ml)
     else:
-        gen_moves(<Black *>NULL, <Listing *>NULL, p, ml)
+        gen_moves(<Black *>NULL, <Listing *>NULL, p.pieces[0], p.pieces[1], p.kings, ml)
 
 
 cdef void ops_routes(const Position *p, MoveList *ml) noexcept nogil:
     if p.turn == WHITE:
-        gen_moves(<White *>NULL, <Routing *>NULL, p, ml)
+        gen_moves(<White *>NULL, <Routing *>NULL, p.pieces[0], p.pieces[1], p.kings, ml)
     else:
-        gen_moves(<Black *>NULL, <Routing *>NULL, p, ml)
+        gen_moves(<Black *>NULL, <Routing *>NULL, p.pieces[0], p.pieces[1], p.kings, ml)
 
 
 cdef u64 ops_count(const Position *p, bint unique, int *overflow) noexcept nogil:
     if p.turn == WHITE:
-        return count_moves(<White *>NULL, p, unique, overflow)
-    return count_moves(<Black *>NULL, p, unique, overflow)
+        return count_moves(<White *>NULL, p.pieces[0], p.pieces[1], p.kings, unique, overflow)
+    return count_moves(<Black *>NULL, p.pieces[0], p.pieces[1], p.kings, unique, overflow)
 
 
 cdef bint ops_must_capture(const Position *p) noexcept nogil:
-    cdef Ctx c
-    cdef MoveList ml
-    ml.n = 0
-    ml.overflow = 0
-    c.ml = &ml
-    c.unique = False
     if p.turn == WHITE:
-        return captures(<White *>NULL, <Counting *>NULL, p, &c)
-    return captures(<Black *>NULL, <Counting *>NULL, p, &c)
+        return capturers(<White *>NULL, p.pieces[0], p.pieces[1], p.kings) != 0
+    return capturers(<Black *>NULL, p.pieces[0], p.pieces[1], p.kings) != 0
 
 
 cdef u64 ops_perft(const Position *p, int depth, bint unique, PerftTable *tt,
                    int *overflow) noexcept nogil:
+    if depth == 1:
+        return ops_count(p, unique, overflow)
     if p.turn == WHITE:
-        return perft(<White *>NULL, p, depth, unique, tt, overflow)
-    return perft(<Black *>NULL, p, depth, unique, tt, overflow)
+        return perft(<White *>NULL, p.pieces[0], p.pieces[1], p.kings, depth, unique, tt, overflow)
+    return perft(<Black *>NULL, p.pieces[0], p.pieces[1], p.kings, depth, unique, tt, overflow)
 
 
 cdef KernelOps OPS

@@ -14,18 +14,58 @@ hash collision can never return another position's count.  Threads may share a t
 bucket then has a spinlock held only while it is read or written.
 """
 
-from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from cpython.mem cimport PyMem_RawCalloc, PyMem_RawFree
 from libc.string cimport memset
 
 from .kernel cimport u64, Position, PerftTable as Table, PerftBucket
 from .movegen cimport Kernel
+
+cdef extern from *:
+    """
+    /* A big table is probed at random: with 4 KiB pages nearly every probe misses the TLB, and
+       the first touch of each page is a fault.  On Linux the table is mapped in 2 MiB-aligned
+       memory marked for transparent huge pages (used where the system allows them), zeroed by
+       the system page by page as it is first touched.  Elsewhere: calloc. */
+    #include <stddef.h>
+    #include <stdint.h>
+    #include <stdlib.h>
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #define SHASHKI_HUGE ((size_t)2 << 20)
+    static size_t shashki_table_span(size_t bytes) {
+        return (bytes + SHASHKI_HUGE - 1) & ~(SHASHKI_HUGE - 1);
+    }
+    static void *shashki_table_alloc(size_t bytes) {
+        size_t span = shashki_table_span(bytes);
+        char *p = (char *)mmap(NULL, span + SHASHKI_HUGE, PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        char *a;
+        if (p == (char *)MAP_FAILED) return NULL;
+        a = (char *)(((uintptr_t)p + SHASHKI_HUGE - 1) & ~(uintptr_t)(SHASHKI_HUGE - 1));
+        if (a > p) munmap(p, (size_t)(a - p));
+        if (p + span + SHASHKI_HUGE > a + span) munmap(a + span, (size_t)(p + span + SHASHKI_HUGE - (a + span)));
+    #ifdef MADV_HUGEPAGE
+        madvise(a, span, MADV_HUGEPAGE);
+    #endif
+        return a;
+    }
+    static void shashki_table_free(void *p, size_t bytes) {
+        if (p != NULL) munmap(p, shashki_table_span(bytes));
+    }
+    #else
+    static void *shashki_table_alloc(size_t bytes) { return calloc(1, bytes); }
+    static void shashki_table_free(void *p, size_t bytes) { (void)bytes; free(p); }
+    #endif
+    """
+    void *table_alloc "shashki_table_alloc"(size_t bytes) noexcept nogil
+    void table_free "shashki_table_free"(void *p, size_t bytes) noexcept nogil
 
 
 cdef class PerftTable:
     """A transposition table for perft of `size_mb` MiB (rounded down to a power of two).
 
     One table serves one (game, convention) at a time: `clear()` it before reusing it for
-    another.  With `shared=True` (the default) threads may use it at once.
+    another (`claim` checks).  With `shared=True` (the default) threads may use it at once.
     """
     cdef Table t
     cdef char *locks
@@ -43,11 +83,13 @@ cdef class PerftTable:
         nb = 1
         while nb * 2 <= want:
             nb *= 2
-        self.t.buckets = <PerftBucket *>PyMem_Malloc(nb * sizeof(PerftBucket))
-        self.locks = <char *>PyMem_Malloc(nb) if shared else NULL
+        # zeroed pages from the system as they are first touched: a big table costs nothing to
+        # set up, and only the part a run uses is ever cleared
+        self.t.buckets = <PerftBucket *>table_alloc(nb * sizeof(PerftBucket))
+        self.locks = <char *>PyMem_RawCalloc(nb, 1) if shared else NULL
         if self.t.buckets == NULL or (shared and self.locks == NULL):
-            PyMem_Free(self.t.buckets)
-            PyMem_Free(self.locks)
+            table_free(self.t.buckets, nb * sizeof(PerftBucket))
+            PyMem_RawFree(self.locks)
             self.t.buckets = NULL
             self.locks = NULL
             raise MemoryError(f"cannot allocate a {size_mb} MiB perft table")
@@ -55,9 +97,18 @@ cdef class PerftTable:
         self.t.mask = nb - 1
         self.size_bytes = nb * sizeof(PerftBucket)
         self.owner = None
-        self.clear()
+
+    def claim(self, str owner):
+        """Reserve the table for the counts of `owner` (a game's kernel and a convention);
+        ValueError if it holds another's."""
+        if self.owner is not None and self.owner != owner:
+            raise ValueError(f"this perft table holds counts of {self.owner}, not {owner}; "
+                             f"clear() it first")
+        self.owner = owner
 
     def clear(self):
+        """Empty the table (this also touches every page of it, so that a timed run that
+        follows pays no page faults)."""
         with nogil:
             memset(self.t.buckets, 0, (self.t.mask + 1) * sizeof(PerftBucket))
             if self.locks != NULL:
@@ -65,8 +116,8 @@ cdef class PerftTable:
         self.owner = None
 
     def __dealloc__(self):
-        PyMem_Free(self.t.buckets)
-        PyMem_Free(self.locks)
+        table_free(self.t.buckets, (self.t.mask + 1) * sizeof(PerftBucket))
+        PyMem_RawFree(self.locks)
 
 
 def perft(white, black, kings, turn, Kernel rules not None, int depth, bint paths=False,

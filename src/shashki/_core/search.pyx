@@ -6,8 +6,9 @@
 - Quiescence: below depth 0 a position whose side must capture is searched on (captures are
   compulsory, so there is no stand-pat there); only a quiet position is evaluated.  The
   search never stops in the middle of an exchange.
-- Draws inside the search: repetition of a position with the same side to move, and the
-  game's limit of moves without a man move or capture (RULES.md), both counted as 0.
+- Draws inside the search: repetition of a position with the same side to move (once is
+  enough), and every draw rule of the game, from the same C implementation as Board.outcome()
+  (draws.pxd), all counted as 0.
 - Time: a node budget and a deadline checked every 1024 nodes, and a stop flag that another
   thread may set while the kernel runs without the GIL.
 - Scores are from the side to move, in hundredths of a man; |score| > WIN - MAXPLY is a
@@ -20,6 +21,8 @@ from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t
 
 from .kernel cimport u64, WHITE, BLACK, Position, Move, MoveList, KernelOps, make_move, popcount, ctz
 from .movegen cimport Kernel
+from .board cimport BoardCore
+from .draws cimport DrawRules, DrawState, draws_after, draw_rule, T_NONE
 
 cdef extern from *:
     """
@@ -143,8 +146,7 @@ ctypedef struct Engine:
     u64 node_limit      # 0: none
     double deadline     # 0: none
     int stop            # set by stop(), by the node budget or by the deadline
-    int draw_plies      # plies without a man move or capture that draw (0: no such rule)
-    int fmjd            # the FMJD-64 7.2.4-7.2.8 endgame draws (russian)
+    DrawRules draws     # the game's draw rules, as the board's
     int seldepth
     uint8_t gen         # counts searches, so entries of earlier moves can be replaced
     int history[64][64]
@@ -194,41 +196,6 @@ cdef int evaluate(const Engine *e, const Position *p) noexcept nogil:
         side_score(&e.ev, p.pieces[them], p.kings, them)
 
 
-# --- draws -------------------------------------------------------------------------------------
-
-cdef u64 MAIN_ROAD = 0
-for _r in range(8):
-    MAIN_ROAD |= (<u64>1) << (9 * (_r // 2) + 5 * (_r % 2) + _r // 2)   # a1, b2, ..., h8
-
-
-cdef bint fmjd_draw(const Position *p, int balance) noexcept nogil:
-    """FMJD-64 7.2.4, 7.2.6-7.2.8 inside the search, counted from the last capture or
-    promotion (`balance` plies; the balance of forces changes only then).  The exact rules,
-    with every counter, are in shashki.outcome; here they only need to stop the search from
-    playing for a win the rules would not allow."""
-    cdef int n[2]
-    cdef int k[2]
-    cdef int c, strong
-    for c in range(2):
-        n[c] = popcount(p.pieces[c])
-        k[c] = popcount(p.pieces[c] & p.kings)
-    for c in range(2):
-        if n[c] == 1 and k[c] == 1:              # a lone king
-            strong = c ^ 1
-            if k[strong] >= 3:
-                return balance >= 30             # 7.2.4: 15 moves of the stronger side
-            if k[strong] >= 1 and n[strong] <= 2:
-                return balance >= 10             # 7.2.8: 5 moves
-            if k[strong] >= 1 and n[strong] == 3 and p.pieces[c] & MAIN_ROAD:
-                return balance >= 10             # 7.2.7: 5 moves, the lone king on the road
-    if k[0] and k[1]:
-        if 4 <= n[0] + n[1] <= 5:
-            return balance >= 60                 # 7.2.6: 30 moves
-        if 6 <= n[0] + n[1] <= 7:
-            return balance >= 120                # 7.2.6: 60 moves
-    return False
-
-
 # --- search --------------------------------------------------------------------------------------
 
 cdef inline bint repeated(const Engine *e, u64 key, int rev) noexcept nogil:
@@ -251,13 +218,14 @@ cdef inline void check_limits(Engine *e) noexcept nogil:
 
 
 cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int beta,
-                int ply, int rev, int bal) noexcept nogil:
+                int ply, const DrawState *d) noexcept nogil:
     cdef MoveList ml
     cdef int order[512]
     cdef Position child
     cdef TTEntry *te
     cdef MoveId hash_move
-    cdef int i, j, best_i, score, best, new_depth, child_rev, child_bal, tt_score, old_alpha
+    cdef int i, j, best_i, score, best, new_depth, tt_score, old_alpha
+    cdef DrawState cd
     cdef bint captures, have_hash = False
     cdef Move *m
     cdef Move tmp
@@ -270,20 +238,17 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
         return 0
     if ply > e.seldepth:
         e.seldepth = ply
-    if ply > 0:
-        if e.draw_plies and rev >= e.draw_plies:
-            return 0
-        if repeated(e, key, rev):
-            return 0
-        if e.fmjd and fmjd_draw(p, bal):
-            return 0
-    if ply >= MAXPLY - 1:
-        return evaluate(e, p)
-
+    if ply > 0 and repeated(e, key, d.halfmove):
+        return 0
     e.ops.moves(p, &ml)
     if ml.n == 0:
-        # no legal move: the side to move has lost (won, in giveaway); sooner is bigger
+        # no legal move: the side to move has lost (won, in giveaway); sooner is bigger.  As in
+        # Board.outcome(), this comes before the draw rules.
         return WIN - ply if e.ev.reversed else ply - WIN
+    if ply > 0 and draw_rule(d, p, &e.draws, 0) != T_NONE:
+        return 0
+    if ply >= MAXPLY - 1:
+        return evaluate(e, p)
     captures = ml.moves[0].ncapt > 0
     if depth <= 0 and not captures:
         return evaluate(e, p)
@@ -341,19 +306,19 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
             order[j] = tmpo
         m = &ml.moves[i]
         make_move(&child, p, m)
-        child_rev = 0 if (m.ncapt or not ((p.kings >> m.frm) & 1)) else rev + 1
-        child_bal = 0 if (m.ncapt or m.promote) else bal + 1
+        cd = d[0]
+        draws_after(&cd, p, m, &child, &e.draws)
         # a forced reply (one legal move) costs no depth
         new_depth = depth if ml.n == 1 and depth > 0 else depth - 1
         if i == 0:
             score = -search(e, &child, key_after(key, p, m), new_depth, -beta, -alpha, ply + 1,
-                            child_rev, child_bal)
+                            &cd)
         else:
             score = -search(e, &child, key_after(key, p, m), new_depth, -alpha - 1, -alpha,
-                            ply + 1, child_rev, child_bal)
+                            ply + 1, &cd)
             if alpha < score < beta and not e.stop:
                 score = -search(e, &child, key_after(key, p, m), new_depth, -beta, -alpha,
-                                ply + 1, child_rev, child_bal)
+                                ply + 1, &cd)
         if e.stop:
             e.nkeys -= 1
             return 0
@@ -416,8 +381,7 @@ cdef class Searcher:
     cdef readonly u64 hash_bytes
 
     def __cinit__(self, Kernel rules not None, int hash_mb=16, *, int man=100, int king=300,
-                  int advance=3, int back_rank=6, int centre=4, bint reversed=False,
-                  int draw_plies=0, bint fmjd_draws=False):
+                  int advance=3, int back_rank=6, int centre=4, bint reversed=False):
         cdef u64 n = 1
         if hash_mb < 1:
             raise ValueError(f"hash size must be at least 1 MiB, not {hash_mb}")
@@ -440,8 +404,6 @@ cdef class Searcher:
         self.e.ev.back_rank = back_rank
         self.e.ev.centre = centre
         self.e.ev.reversed = reversed
-        self.e.draw_plies = draw_plies
-        self.e.fmjd = fmjd_draws
         self.clear()
 
     def __dealloc__(self):
@@ -464,31 +426,40 @@ cdef class Searcher:
         """Ask a running search to stop as soon as possible (thread-safe)."""
         self.e.stop = 1
 
-    def evaluate(self, white, black, kings, turn):
-        cdef Position p
-        self.rules.position(&p, white, black, kings, turn)
-        return evaluate(self.e, &p)
+    cdef int check(self, BoardCore board) except -1:
+        if board.kernel is not self.rules:
+            raise ValueError(f"this searcher plays with the {self.rules.name} kernel, "
+                             f"not {board.kernel.name}")
+        return 0
 
-    def search(self, white, black, kings, turn, int depth, history=(), int reversible=0,
-               node_limit=0, double deadline=0.0, int balance=0):
-        """One fixed-depth search; returns (score, pv, nodes, seldepth, completed).
+    def evaluate(self, BoardCore board not None):
+        """The static evaluation of the board's position, from the side to move."""
+        self.check(board)
+        return evaluate(self.e, &board.pos)
 
-        `history`: Zobrist keys of the game's earlier positions (oldest first) since the last
-        irreversible move; `reversible`: plies since then; `balance`: plies since the last
-        capture or promotion (for the FMJD-64 draws).  `deadline` is on the clock of
-        shashki_now (see `now()`); `pv` is a list of (origin, destination, captured mask).
-        A search cut short (stop, node budget, deadline) returns completed=False.
+    def search(self, BoardCore board not None, int depth, node_limit=0, double deadline=0.0):
+        """One fixed-depth search of the board's position; returns (score, pv, nodes,
+        seldepth, completed).
+
+        The board's history since the last irreversible move gives the positions a repetition
+        returns to, and its draw rules and counters are the search's own (one implementation,
+        shashki/_core/draws.pxd).  `deadline` is on the clock of shashki_now (see `now()`);
+        `pv` is a list of (origin, destination, captured mask).  A search cut short (stop,
+        node budget, deadline) returns completed=False.
         """
-        cdef Position p
-        cdef int score, i
+        cdef Position p = board.pos
+        cdef DrawState d = board.draws
+        cdef int score, i, first
         cdef u64 key
-        self.rules.position(&p, white, black, kings, turn)
+        self.check(board)
         if not 1 <= depth < MAXPLY - 10:
             raise ValueError(f"search depth must be 1..{MAXPLY - 11}, not {depth}")
-        keys = list(history)[-HISTORY_MAX:]
-        for i in range(len(keys)):
-            self.e.keys[i] = keys[i]
-        self.e.nkeys = len(keys)
+        first = board.nhist - min(d.halfmove, board.nhist, HISTORY_MAX)
+        self.e.nkeys = 0
+        for i in range(first, board.nhist):
+            self.e.keys[self.e.nkeys] = zobrist(&board.hist[i].pos)
+            self.e.nkeys += 1
+        self.e.draws = board.draw_rules
         self.e.nodes = 0
         self.e.node_limit = node_limit
         self.e.deadline = deadline
@@ -497,7 +468,7 @@ cdef class Searcher:
         memset(self.e.pv_len, 0, sizeof(self.e.pv_len))
         key = zobrist(&p)
         with nogil:
-            score = search(self.e, &p, key, depth, -INF, INF, 0, reversible, balance)
+            score = search(self.e, &p, key, depth, -INF, INF, 0, &d)
         completed = not self.e.stop
         pv = [(self.rules.square[self.e.pv[0][i].frm], self.rules.square[self.e.pv[0][i].to],
                self.rules.from_ghost(self.e.pv[0][i].captured)) for i in range(self.e.pv_len[0])]
@@ -507,12 +478,6 @@ cdef class Searcher:
 def now_seconds():
     """The monotonic clock the search's deadline is measured on."""
     return now()
-
-
-def position_key(white, black, kings, turn, Kernel rules not None):
-    cdef Position p
-    rules.position(&p, white, black, kings, turn)
-    return zobrist(&p)
 
 
 WIN_SCORE = WIN

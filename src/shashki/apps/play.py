@@ -212,8 +212,10 @@ class PlaySession:
                 self.say("you claim a draw")
                 self.finish(_claimed(board))
                 return "end"
+            who = ("a player claims them" if self.variant.draw_claims
+                   else "they end the game by themselves")
             self.say(f"no draw to claim here (the draws of {self.variant.title}: "
-                     f"{_draw_rules(self.variant)})")
+                     f"{_draw_rules(self.variant)}; {who})")
             return None
         if word == "resign":
             winner = self.engine_color

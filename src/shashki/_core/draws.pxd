@@ -1,0 +1,161 @@
+# The draw rules of every game, in C: one implementation, used by Board.outcome() and by the
+# search (shashki/outcome.py documents the readings of RULES.md it follows).
+#
+# The counters count plies.  Counts in the rule books are moves of EACH side: "15 moves" is 30
+# plies.  A rule book's limit "by the stronger side's Nth move" counts that side's moves only.
+
+from .kernel cimport u64, Position, Move, popcount
+
+cdef enum Termination:
+    # the order of the articles; 0 = the game goes on
+    T_NONE = 0
+    T_NO_MOVES = 1
+    T_REPETITION = 2            # threefold repetition (FMJD-64 7.2.3)
+    T_KINGS_VS_LONE_KING = 3    # 7.2.4
+    T_KINGS_ONLY = 4            # 7.2.5 and the kings-only limits of the other games
+    T_BALANCE = 5               # 7.2.6
+    T_MAIN_ROAD = 6             # 7.2.7
+    T_FEW_PIECES = 7            # 7.2.8
+    T_NO_PROGRESS = 8           # english 40-move rule
+
+ctypedef struct DrawRules:
+    # the limits come from the game's record (shashki.outcome holds the FMJD-64 numbers)
+    int kings_only_plies        # plies of kings-only moves before a draw, 0 for none
+    int no_progress_plies       # plies with no man move and no capture (english), 0 for none
+    bint fmjd                   # the FMJD-64 endgame rules 7.2.4-7.2.8
+    int lone_king_moves         # 7.2.4: moves of the stronger side with 3 kings against 1
+    int balance_plies[2]        # 7.2.6: with 4-5 pieces, with 6-7 pieces on the board
+    int road_moves              # 7.2.7: moves of the stronger side, the lone king on the road
+    int few_moves               # 7.2.8
+    u64 main_road               # the long diagonal a1-h8 (ghost layout), for 7.2.7
+
+ctypedef struct DrawState:
+    int halfmove        # plies since the last man move or capture
+    int balance         # plies since the balance of forces changed: the last capture or promotion
+    int road            # plies the 7.2.7 configuration has held without a break, -1: it does not
+    int few             # the same for 7.2.8
+
+
+cdef inline bint lone_king(u64 weak, u64 kings) noexcept nogil:
+    return weak != 0 and (weak & (weak - 1)) == 0 and (weak & kings) != 0
+
+
+cdef inline void configurations(const Position *p, const DrawRules *r, bint *road,
+                                bint *few) noexcept nogil:
+    """Whether 7.2.7 (three pieces, one a king, against a lone king on the main road) and 7.2.8
+    (two pieces or fewer, one a king, against a lone king) hold."""
+    cdef int c, count
+    cdef u64 strong, weak
+    road[0] = False
+    few[0] = False
+    if popcount(p.pieces[0] | p.pieces[1]) > 4:
+        return
+    for c in range(2):
+        strong = p.pieces[c]
+        weak = p.pieces[c ^ 1]
+        if not (lone_king(weak, p.kings) and strong & p.kings):
+            continue
+        count = popcount(strong)
+        if count == 3 and weak & r.main_road:
+            road[0] = True
+        elif count <= 2:
+            few[0] = True
+
+
+cdef inline void set_draw_rules(DrawRules *r, object variant, bint fmjd, u64 main_road):
+    """The draw rules of a game's record (shashki.variants.Variant), with or without the
+    FMJD-64 set."""
+    from ..outcome import (LONE_KING_CAPTURE_MOVES, BALANCE_MOVES, MAIN_ROAD_MOVES,
+                           FEW_PIECES_MOVES)
+    r.kings_only_plies = 2 * variant.kings_only_limit
+    r.no_progress_plies = 2 * variant.no_progress_limit
+    r.fmjd = fmjd
+    r.lone_king_moves = LONE_KING_CAPTURE_MOVES
+    r.balance_plies[0] = 2 * BALANCE_MOVES[0][2]
+    r.balance_plies[1] = 2 * BALANCE_MOVES[1][2]
+    r.road_moves = MAIN_ROAD_MOVES
+    r.few_moves = FEW_PIECES_MOVES
+    r.main_road = main_road
+
+
+cdef inline void draws_start(DrawState *d, const Position *p, const DrawRules *r) noexcept nogil:
+    """The counters of a set-up position: every count starts there."""
+    cdef bint road = False, few = False
+    if r.fmjd:
+        configurations(p, r, &road, &few)
+    d.halfmove = 0
+    d.balance = 0
+    d.road = 0 if road else -1
+    d.few = 0 if few else -1
+
+
+cdef inline void draws_after(DrawState *d, const Position *before, const Move *m,
+                             const Position *after, const DrawRules *r) noexcept nogil:
+    """Update `d` (the counters of `before`) for `m`, which led to `after`."""
+    cdef bint road, few
+    cdef bint man_moved = (before.kings & ((<u64>1) << m.frm)) == 0
+    if m.captured:
+        d.halfmove = 0
+        d.balance = 0
+    else:
+        d.halfmove = 0 if man_moved else d.halfmove + 1
+        d.balance = 0 if m.promote else d.balance + 1
+    if r.fmjd and popcount(after.pieces[0] | after.pieces[1]) <= 4:
+        configurations(after, r, &road, &few)
+        # 7.2.7 and 7.2.8 count from when their configuration arose and go on through changes
+        # inside it (a man of the stronger side crowned, a piece of it taken): the rule names
+        # the configuration, not one balance of forces
+        d.road = (d.road + 1 if d.road >= 0 else 0) if road else -1
+        d.few = (d.few + 1 if d.few >= 0 else 0) if few else -1
+    else:
+        d.road = -1
+        d.few = -1
+
+
+cdef inline int moves_of(int color, int plies, int turn) noexcept nogil:
+    # how many of the last `plies` plies `color` made, `turn` being to move now
+    return (plies + 1) // 2 if color != turn else plies // 2
+
+
+cdef inline bint stronger_made(const Position *p, int plies, int moves) noexcept nogil:
+    """Whether a side whose opponent is down to a lone king has made `moves` moves in the last
+    `plies` plies (in king against king each side is the stronger one)."""
+    cdef int c
+    for c in range(2):
+        if p.pieces[c] and lone_king(p.pieces[c ^ 1], p.kings) and \
+                moves_of(c, plies, p.turn) >= moves:
+            return True
+    return False
+
+
+cdef inline int draw_rule(const DrawState *d, const Position *p, const DrawRules *r,
+                          int skip) noexcept nogil:
+    """The first draw rule after the repetition rule, in the order of the articles, that holds
+    at `p`, or T_NONE; rules whose bit (1 << termination) is in `skip` are passed over (the
+    claims a player has not made)."""
+    cdef int c, pieces
+    if r.fmjd and not (skip >> T_KINGS_VS_LONE_KING) & 1:
+        # 7.2.4: three kings (or more) against a lone king; the stronger side may have men too
+        for c in range(2):
+            if lone_king(p.pieces[c ^ 1], p.kings) and popcount(p.pieces[c] & p.kings) >= 3 \
+                    and moves_of(c, d.balance, p.turn) >= r.lone_king_moves:
+                return T_KINGS_VS_LONE_KING
+    if r.kings_only_plies and d.halfmove >= r.kings_only_plies and \
+            not (skip >> T_KINGS_ONLY) & 1:
+        return T_KINGS_ONLY
+    if r.fmjd and p.pieces[0] & p.kings and p.pieces[1] & p.kings and \
+            not (skip >> T_BALANCE) & 1:
+        pieces = popcount(p.pieces[0] | p.pieces[1])
+        if (4 <= pieces <= 5 and d.balance >= r.balance_plies[0]) or \
+                (6 <= pieces <= 7 and d.balance >= r.balance_plies[1]):
+            return T_BALANCE
+    if r.fmjd and d.road >= 0 and stronger_made(p, d.road, r.road_moves) and \
+            not (skip >> T_MAIN_ROAD) & 1:
+        return T_MAIN_ROAD
+    if r.fmjd and d.few >= 0 and stronger_made(p, d.few, r.few_moves) and \
+            not (skip >> T_FEW_PIECES) & 1:
+        return T_FEW_PIECES
+    if r.no_progress_plies and d.halfmove >= r.no_progress_plies and \
+            not (skip >> T_NO_PROGRESS) & 1:
+        return T_NO_PROGRESS
+    return T_NONE

@@ -1,0 +1,381 @@
+"""Reading PDN: lines from a handle, the tag section, and the movetext's tokens, which a
+GameBuilder (shashki.pdn.builder) replays into a Game.
+
+read_game follows python-chess: one game per call, read line by line so that a large file is
+never loaded whole.  What must last from one call to the next on the same handle (a line read
+past a game's end, the line and game counts) is kept per handle in a weak dictionary whose
+entries hold no reference to the handle, so a handle is freed as soon as its owner drops it.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import weakref
+from typing import IO, Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+
+from .._text import bounded_int
+from ..variants import Variant, get_variant
+from .builder import SEPARATOR, GameBuilder
+from .game import Game
+
+#: what read_game reads: an open text or binary handle, or any iterable of lines
+PdnHandle = Union[IO[str], IO[bytes], Iterable[str], Iterable[bytes]]
+
+GLYPHS: Dict[str, int] = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+#: the largest NAG read (PGN's standard ones end at 255; files use a few more)
+MAX_NAG = 999
+
+# A tag line.  The value runs from the first quote to the last, so an unescaped quote inside
+# it (seen in real files) still reads.
+_TAG = re.compile(r'\s*\[\s*([A-Za-z0-9_]+)\s*"(.*)"\s*\]\s*\Z', re.S)
+# numbers of any length: a zero-padded one reads as its value (shashki._text.bounded_int)
+_SQUARE = r"(?:[a-hA-H][1-8]|[0-9]+)"
+_BOUNDARY = r"(?=[\s{}();$]|\Z)"
+_TOKEN = re.compile(
+    r"(?P<space>\s+)"
+    r"|(?P<brace>\{)"
+    r"|(?P<semi>;)"
+    r"|(?P<open>\()"
+    r"|(?P<close>\))"
+    r"|(?P<nag>\$[0-9]+)" + _BOUNDARY +
+    r"|(?P<result>1-0|0-1|1/2-1/2|\u00bd-\u00bd|2-0|0-2|1-1|0-0|\*)" + _BOUNDARY +
+    r"|(?P<number>[0-9]+\.+)"
+    r"|(?P<move>" + _SQUARE + "(?:" + SEPARATOR + _SQUARE + r")+)(?P<suffix>[!?]{1,2})?" +
+    _BOUNDARY +
+    r"|(?P<glyph>[!?]{1,2})" + _BOUNDARY +
+    r"|(?P<ellipsis>\.\.\.|\u2026)"
+    r"|(?P<other>[^\s{}();]+|\})")
+
+
+class _State:
+    """What read_game keeps of a handle between calls.  It holds no reference to the handle
+    (issue 12.1: one through handle.readline kept every handle alive)."""
+
+    __slots__ = ("pushback", "line_number", "games", "position")
+
+    def __init__(self) -> None:
+        self.pushback: List[Tuple[str, int]] = []
+        self.line_number = 0
+        self.games = 0
+        self.position: Optional[int] = None
+
+
+class _Source:
+    """The lines of a handle with a pushback, the line count and the games read so far: what
+    lets reading stop at a game's end without losing the next game's first line."""
+
+    __slots__ = ("readline", "state")
+
+    def __init__(self, readline: Callable[[], Any], state: _State) -> None:
+        self.readline = readline
+        self.state = state
+
+    def next_line(self) -> Optional[Tuple[str, int]]:
+        """(text, line number), or None at the end of the input."""
+        state = self.state
+        if state.pushback:
+            return state.pushback.pop()
+        raw = self.readline()
+        if not raw:
+            return None
+        if isinstance(raw, (bytes, bytearray)):
+            raw = bytes(raw).decode("utf-8", "replace")
+        elif not isinstance(raw, str):
+            raise TypeError(f"PDN lines must be str or bytes, not {type(raw).__name__}")
+        state.line_number += 1
+        if state.line_number == 1:
+            raw = raw.lstrip("\ufeff")
+        return raw, state.line_number
+
+    def unread(self, text: str, number: int) -> None:
+        self.state.pushback.append((text, number))
+
+
+def _line_reader(handle: Any) -> Tuple[Callable[[], Any], bool]:
+    """A function that returns the handle's next line ("" at its end), and whether reading
+    state may be kept for the handle between calls: a handle with readline or an iterator
+    goes on where the last call stopped; an iterable read afresh each time (a list) does not."""
+    if hasattr(handle, "readline"):
+        readline: Callable[[], Any] = handle.readline
+        return readline, True
+    if isinstance(handle, (str, bytes, os.PathLike)):
+        raise TypeError("read_game takes an open handle (io.StringIO(text) for a string); "
+                        "read_games also takes a path")
+    iterator = iter(handle)
+    return (lambda: next(iterator, "")), iterator is handle
+
+
+# read_game's state of each handle, so that consecutive read_game(handle) calls number games
+# and lines and keep the line pushed back at the end of a game
+_STATES: weakref.WeakKeyDictionary[Any, _State] = weakref.WeakKeyDictionary()
+
+
+def _tell(handle: Any) -> Optional[int]:
+    try:
+        position: Optional[int] = handle.tell()
+        return position
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return None
+
+
+def _state_for(handle: Any) -> _State:
+    try:
+        state = _STATES.get(handle)
+    except TypeError:  # not weak-referenceable: the state lasts one call
+        return _State()
+    # a handle moved by someone else (seek) starts afresh
+    if state is None or state.position != _tell(handle):
+        state = _State()
+        _STATES[handle] = state
+    return state
+
+
+def read_game(handle: PdnHandle, *, variant: Union[str, Variant, None] = None,
+              strict: bool = True, variations: bool = False) -> Optional[Game]:
+    """The next game of a PDN text handle, or None at its end.
+
+    `variant` forces the game (a name or Variant) whatever the tags say.  With `strict`
+    (default) a malformed game raises InvalidPdnError after the game has been read to its end;
+    with ``strict=False`` the errors are kept in ``game.errors``.  With `variations` the
+    variations are replayed and kept in ``game.variations`` instead of skipped.  A handle is
+    read on from where the previous call stopped; a list of lines (read afresh by each
+    iteration) is read from its start each time: read_games reads all of its games.
+    """
+    forced = None if variant is None else get_variant(variant)
+    readline, lasting = _line_reader(handle)
+    state = _state_for(handle) if lasting else _State()
+    try:
+        game = _read(_Source(readline, state), forced, variations)
+    finally:
+        state.position = _tell(handle)
+    return None if game is None else _finish(game, strict)
+
+
+def read_games(source: Union[PdnHandle, str, bytes, os.PathLike[str]], *,
+               variant: Union[str, Variant, None] = None,
+               strict: bool = True, variations: bool = False) -> Iterator[Game]:
+    """An iterator over the games of a PDN handle or file path, reading one game at a time
+    (a path is opened as UTF-8 when iteration starts and closed when it ends).  The options
+    are read_game's."""
+    forced = None if variant is None else get_variant(variant)
+    if isinstance(source, (str, bytes, os.PathLike)):
+        return _iterate_path(source, forced, strict, variations)
+    return _iterate(_Source(_line_reader(source)[0], _State()), forced, strict, variations)
+
+
+def _iterate_path(path: Union[str, bytes, os.PathLike[str]], forced: Optional[Variant],
+                  strict: bool, variations: bool) -> Iterator[Game]:
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        yield from _iterate(_Source(handle.readline, _State()), forced, strict, variations)
+
+
+def _iterate(source: _Source, forced: Optional[Variant], strict: bool,
+             variations: bool) -> Iterator[Game]:
+    while True:
+        game = _read(source, forced, variations)
+        if game is None:
+            return
+        yield _finish(game, strict)
+
+
+def _finish(game: Game, strict: bool) -> Game:
+    if strict and game.errors:
+        raise game.errors[0]
+    return game
+
+
+def _read(source: _Source, forced: Optional[Variant], variations: bool) -> Optional[Game]:
+    headers, tag_errors, first_line = _read_headers(source)
+    if headers is None:
+        return None
+    source.state.games += 1
+    builder = GameBuilder(source.state.games, headers, forced, first_line, variations,
+                          tag_errors)
+    _Movetext(source, builder).read()
+    return builder.finish()
+
+
+def _read_headers(
+        source: _Source,
+) -> Tuple[Optional[Dict[str, str]], List[Tuple[int, str]], Optional[int]]:
+    """The tags of the next game (dict), a list of (line, message) problems and the game's
+    first line; headers is None at the end of the input.  Stops at the first line that is not
+    a tag, pushing it back."""
+    headers: Dict[str, str] = {}
+    errors: List[Tuple[int, str]] = []
+    blank_after_tags = False
+    started = False
+    first: Optional[int] = None
+    while True:
+        item = source.next_line()
+        if item is None:
+            return (headers if started else None), errors, first
+        text, number = item
+        stripped = text.strip()
+        if not stripped or text.startswith("%"):
+            blank_after_tags = started
+            continue
+        if first is None:
+            first = number
+        if not stripped.startswith("["):
+            source.unread(text, number)
+            return headers, errors, first
+        match = _TAG.match(text)
+        if match is None:
+            started = True
+            errors.append((number, f"cannot read the tag line {stripped[:60]!r}; "
+                                   f"expected [Name \"value\"]"))
+            continue
+        name, value = match.group(1), _unescape(match.group(2))
+        if blank_after_tags and name in headers:
+            # a game without movetext: this tag begins the next game
+            source.unread(text, number)
+            return headers, errors, first
+        headers[name] = value
+        started = True
+        blank_after_tags = False
+
+
+def _unescape(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+def _is_tag_line(text: str) -> bool:
+    return text.lstrip().startswith("[") and _TAG.match(text) is not None
+
+
+class _Movetext:
+    """Reads one game's movetext from a _Source, token by token, into a GameBuilder."""
+
+    def __init__(self, source: _Source, builder: GameBuilder) -> None:
+        self.source = source
+        self.builder = builder
+        self.content = False       # movetext seen (a blank line then ends the game)
+
+    def _at(self, number: int) -> None:
+        self.builder.line = number
+
+    def read(self) -> None:
+        while True:
+            item = self.source.next_line()
+            if item is None:
+                return
+            text, number = item
+            self._at(number)
+            if text.startswith("%"):
+                continue
+            if not text.strip():
+                if self.content and not self.builder.depth:
+                    return
+                continue
+            if self.content or self.builder.depth:
+                if _is_tag_line(text):
+                    # the next game's tags; an open variation is this game's error
+                    if self.builder.depth:
+                        self.builder.fail("a variation '(' is not closed before the next game")
+                    self.source.unread(text, number)
+                    return
+            if self._tokens(text, number):
+                return
+
+    def _tokens(self, text: str, number: int) -> bool:
+        """Read the tokens of one line; True when the game ends on this line."""
+        builder = self.builder
+        pos = 0
+        end = len(text)
+        while pos < end:
+            match = _TOKEN.match(text, pos)
+            # its last alternatives, all named, match any character
+            assert match is not None and match.lastgroup is not None
+            kind = match.lastgroup
+            if kind == "suffix":  # the last group matched, inside a move
+                kind = "move"
+            token = match.group(kind)
+            pos = match.end()
+            if kind == "space":
+                continue
+            self.content = True
+            if kind == "brace":
+                comment, rest, pos = self._comment(text, pos)
+                if rest is None:
+                    return True
+                text = rest
+                end = len(text)
+                builder.comment(comment)
+            elif kind == "semi":
+                builder.comment(text[pos:])
+                return False
+            elif kind == "open":
+                builder.open()
+            elif kind == "close":
+                builder.close()
+            elif kind == "result":
+                if not builder.depth:   # a result inside a variation carries nothing
+                    builder.result(token)
+                    self._after_result(text, pos)
+                    return True
+            elif kind == "move":
+                suffix = match.group("suffix")
+                builder.move(token, GLYPHS[suffix] if suffix else None)
+            elif kind == "nag":
+                self._nag(token)
+            elif kind == "glyph":
+                builder.nag(GLYPHS[token])
+            elif kind == "other":
+                builder.unreadable(token)
+            # numbers and '...' carry nothing: moves are counted, not numbered
+        return False
+
+    def _nag(self, token: str) -> None:
+        value = bounded_int(token[1:], MAX_NAG)
+        if value is not None:
+            self.builder.nag(value)
+        elif not self.builder.depth:
+            shown = token if len(token) <= 20 else f"{token[:20]}... ({len(token) - 1} digits)"
+            self.builder.fail(f"NAG {shown} is out of range; expected $0 to ${MAX_NAG}")
+
+    def _comment(self, text: str, pos: int) -> Tuple[str, Optional[str], int]:
+        """(comment, line, position after '}'); the line is None when the comment runs to the
+        end of the input or into the next game's tags."""
+        parts: List[str] = []
+        while True:
+            close = text.find("}", pos)
+            if close >= 0:
+                parts.append(text[pos:close])
+                return " ".join(" ".join(parts).split()), text, close + 1
+            parts.append(text[pos:])
+            item = self.source.next_line()
+            if item is None:
+                self.builder.fail("a comment '{' is not closed before the end of the input")
+                return "", None, 0
+            text, number = item
+            self._at(number)
+            pos = 0
+            if _is_tag_line(text):
+                self.builder.fail("a comment '{' is not closed before the next game")
+                self.source.unread(text, number)
+                return "", None, 0
+
+    def _after_result(self, text: str, pos: int) -> None:
+        """The rest of a line after the result: comments belong to this game; anything else
+        begins the next one."""
+        while True:
+            match = _TOKEN.match(text, pos)
+            if match is None:
+                return
+            kind = match.lastgroup
+            if kind == "space":
+                pos = match.end()
+            elif kind == "brace":
+                _, rest, pos = self._comment(text, match.end())
+                if rest is None:
+                    return
+                text = rest
+            elif kind == "semi":
+                return
+            else:
+                assert self.builder.line is not None  # the line holding the result was read
+                self.source.unread(text[pos:], self.builder.line)
+                return
