@@ -168,3 +168,58 @@ def test_illegal_move_lists_the_alternatives():
     with pytest.raises(shashki.IllegalMoveError) as info:
         board.push("a1-b2")
     assert [str(m) for m in info.value.alternatives] == ["c3:e5"]
+
+
+def test_a_move_knows_its_game():
+    board = Board("english")
+    move = board.parse_move("9-13")
+    assert str(move) == "9-13" and move.variant is board.variant
+    # made by hand, a move has no game: its text is the internal squares, which no game's
+    # notation uses (9-13 would read as a different english move)
+    hand = Move(move.origin, move.destination)
+    assert hand == move and hand.variant is None
+    assert str(hand) == f"s{move.origin}-s{move.destination}" and repr(hand).startswith("Move(")
+    assert str(Move(9, 17, (13,))) == "s9:s17"
+    # pushed, the board's own move (with its game and route) goes on the stack
+    pushed = board.push(hand)
+    assert pushed.variant is board.variant and str(board.peek()) == "9-13"
+
+
+def test_colours_print_as_names():
+    assert repr(shashki.WHITE) == "shashki.WHITE" and str(shashki.BLACK) == "black"
+    assert shashki.WHITE == 0 and shashki.BLACK == 1 and shashki.WHITE.other is shashki.BLACK
+    assert Board("english").turn is shashki.BLACK
+    outcome = Board("russian", "W:Wa1:Bc3,b2").outcome()
+    assert "winner=shashki.BLACK" in repr(outcome)
+
+
+@pytest.mark.parametrize("square", [-1, 32, 10**30, True, "c3", 2.0])
+def test_piece_at_checks_its_square(square):
+    with pytest.raises(shashki.InvalidSquareError):
+        Board("russian").piece_at(square)
+
+
+def test_peek_and_pop_on_an_empty_board_say_so():
+    with pytest.raises(IndexError, match="no moves played"):
+        Board().peek()
+    with pytest.raises(IndexError, match="no moves played"):
+        Board().pop()
+
+
+def test_named_squares_per_game():
+    russian, english, italian = (shashki.get_variant(n) for n in ("russian", "english", "italian"))
+    assert russian.Square.C3 == russian.square("c3") == russian.square(" C3 ")
+    assert russian.square_name(russian.Square.H8) == "h8"
+    assert english.square_name(english.Square.S21) == "21" == english.square_name(english.square("21"))
+    assert italian.square_name(italian.Square.S21) == "21"
+    assert len(russian.Square) == 32
+    with pytest.raises(shashki.InvalidSquareError, match="not a square of russian"):
+        russian.square("i9")
+    with pytest.raises(shashki.InvalidSquareError):
+        english.square("33")
+
+
+def test_the_top_level_namespace_holds_only_the_api():
+    for name in ("Any", "Dict", "List", "Optional", "Tuple", "TYPE_CHECKING"):
+        assert not hasattr(shashki, name), name
+    assert set(shashki.__all__) <= set(dir(shashki))

@@ -148,3 +148,27 @@ def test_captures_are_compulsory_and_no_move_loses(board):
         assert board.result() == ("1-0" if outcome.winner == shashki.WHITE else "0-1")
     elif outcome is not None:
         assert outcome.winner is None   # with moves left, only a draw rule ends the game
+
+
+@settings(max_examples=100, deadline=None)
+@given(random_games())
+def test_pickle_and_copy_keep_the_game(board):
+    import copy
+    import pickle
+    for twin in (pickle.loads(pickle.dumps(board)), board.copy(), copy.copy(board)):
+        assert type(twin) is type(board)
+        assert twin == board and twin.fen() == board.fen()
+        assert twin.move_stack == board.move_stack
+        assert [str(m) for m in twin.move_stack] == [str(m) for m in board.move_stack]
+        assert twin.draw_counters == board.draw_counters
+        assert twin.outcome() == board.outcome()
+        assert list(twin.legal_moves) == list(board.legal_moves)
+        # independent: playing on the twin leaves the board alone
+        fen = board.fen()
+        moves = list(twin.legal_moves)
+        if moves:
+            twin.push(moves[0])
+            assert board.fen() == fen
+    for move in board.move_stack:
+        again = pickle.loads(pickle.dumps(move))
+        assert again == move and str(again) == str(move) and again.path == move.path

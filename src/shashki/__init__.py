@@ -13,8 +13,8 @@ import typing as _typing
 from .board import Board, LegalMoves
 from .colors import BLACK, WHITE, Color
 from .errors import (AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError,
-                     InvalidOpeningError, InvalidPdnError, InvalidVariantError,
-                     ShashkiError)
+                     InvalidOpeningError, InvalidPdnError, InvalidSquareError,
+                     InvalidVariantError, ShashkiError)
 from .move import Move
 from .outcome import Outcome, Termination
 from .squares import SQUARES
@@ -59,5 +59,6 @@ __all__ = [
     "Board", "LegalMoves", "Move", "Variant", "VARIANTS", "get_variant", "Color", "WHITE", "BLACK",
     "SQUARES", "ShashkiError", "InvalidFenError", "InvalidMoveError", "IllegalMoveError",
     "AmbiguousMoveError", "InvalidVariantError", "InvalidPdnError", "InvalidOpeningError",
+    "InvalidSquareError",
     "Opening", "openings", "opening_tables", "pdn", "Outcome", "Termination", "__version__",
 ]

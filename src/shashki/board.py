@@ -7,7 +7,7 @@ openings, perft, the diagram.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple, Type, Union
 
 from . import notation as _notation
 from . import squares as _sq
@@ -239,9 +239,9 @@ def _check_depth(depth: object) -> int:
     return depth
 
 
-def _unpickle(cls: type, variant: str, fmjd: bool, root: Masks, moves: Any,
+def _unpickle(cls: Type[Board], variant: str, fmjd: bool, root: Masks, moves: Any,
               counters: Tuple[int, int, int, int]) -> Board:
-    board: Board = cls.__new__(cls)
+    board = cls.__new__(cls)
     board._reset(get_variant(variant), *root, fmjd)
     if not moves:
         board._set_draws(*counters)

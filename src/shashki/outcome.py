@@ -171,7 +171,7 @@ TERMINATION_CODES: Dict[str, int] = {
     "no_moves": 1, "threefold_repetition": 2, "kings_vs_lone_king": 3, "kings_only_moves": 4,
     "balance_unchanged": 5, "lone_king_on_main_road": 6, "few_pieces_vs_lone_king": 7,
     "no_progress": 8}
-_BY_CODE = {code: Termination(value) for value, code in TERMINATION_CODES.items()}
+_BY_CODE = {TERMINATION_CODES[t.value]: t for t in Termination}
 
 # The FMJD-64 articles of the two rules every algebraic game shares, named when the FMJD-64
 # set is in force.

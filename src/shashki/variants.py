@@ -5,13 +5,14 @@ Adding a game means adding a record here, not code elsewhere.  See ../shared/RUL
 
 from __future__ import annotations
 
+import enum
 import importlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Dict, Tuple, Union
+from typing import TYPE_CHECKING, Dict, Tuple, Type, Union
 
 from . import squares as _sq
-from .colors import BLACK, WHITE
-from .errors import InvalidVariantError
+from .colors import BLACK as BLACK, WHITE as WHITE
+from .errors import InvalidSquareError, InvalidVariantError
 from .geometry import EIGHT, Geometry
 
 if TYPE_CHECKING:
@@ -105,6 +106,37 @@ class Variant:
         return notation
 
     @property
+    def Square(self) -> Type[enum.IntEnum]:
+        """The game's squares as named constants: ``RUSSIAN.Square.C3`` in the algebraic
+        games, ``ENGLISH.Square.S21`` (square 21) in the numeric ones; each is the internal
+        square number (an int) that boards and moves use."""
+        squares = _SQUARE_ENUMS.get(self.name)
+        if squares is None:
+            names = [self.square_name(s) for s in range(self.geometry.squares)]
+            members = [((n.upper() if not self.numeric else f"S{n}"), s)
+                       for s, n in enumerate(names)]
+            made: Type[enum.IntEnum] = enum.IntEnum(  # type: ignore[misc]
+                f"{self.name.title()}Square", members, module=__name__)
+            squares = _SQUARE_ENUMS[self.name] = made
+        return squares
+
+    def square(self, name: str) -> int:
+        """The internal square of a square's name in this game's notation (``"c3"``, ``"21"``);
+        InvalidSquareError for a name that is not one of its squares."""
+        index = _SQUARE_INDEX.get(self.name)
+        if index is None:
+            index = _SQUARE_INDEX[self.name] = {
+                self.square_name(s): s for s in range(self.geometry.squares)}
+        if not isinstance(name, str):
+            raise InvalidSquareError(f"a square name is a string, not {type(name).__name__}")
+        square = index.get(name.strip().lower())
+        if square is None:
+            example = "c3" if not self.numeric else "21"
+            raise InvalidSquareError(
+                f"{name[:20]!r} is not a square of {self.name}; expected a name like {example!r}")
+        return square
+
+    @property
     def numeric(self) -> bool:
         return self.squares != "algebraic"
 
@@ -136,6 +168,8 @@ _PRECEDENCE_KEYS = {"free": (0, 0, 0, 0, 0), "majority": (1, 1, 0, 0, 0),
 # the kernel and the notation of each game, by game name, once loaded
 _KERNELS: Dict[str, Kernel] = {}
 _NOTATIONS: Dict[str, Notation] = {}
+_SQUARE_ENUMS: Dict[str, Type[enum.IntEnum]] = {}
+_SQUARE_INDEX: Dict[str, Dict[str, int]] = {}
 
 
 def _load_kernel(name: str) -> Kernel:

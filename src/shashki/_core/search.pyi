@@ -1,7 +1,8 @@
 """Type stubs of the compiled search (search.pyx)."""
 
-from typing import Iterable, List, Tuple
+from typing import List, Tuple
 
+from .board import BoardCore
 from .movegen import Kernel
 
 # (origin, destination, captured mask) of each move of the principal variation
@@ -26,26 +27,17 @@ class Searcher:
         back_rank: int = 6,
         centre: int = 4,
         reversed: bool = False,
-        draw_plies: int = 0,
-        fmjd_draws: bool = False,
     ) -> Searcher: ...
     def clear(self) -> None: ...
     def new_search(self) -> None: ...
     def stop(self) -> None: ...
-    def evaluate(self, white: int, black: int, kings: int, turn: int) -> int: ...
+    def evaluate(self, board: BoardCore) -> int: ...
     def search(
         self,
-        white: int,
-        black: int,
-        kings: int,
-        turn: int,
+        board: BoardCore,
         depth: int,
-        history: Iterable[int] = (),
-        reversible: int = 0,
         node_limit: int = 0,
         deadline: float = 0.0,
-        balance: int = 0,
     ) -> Tuple[int, List[_PvMove], int, int, bool]: ...
 
 def now_seconds() -> float: ...
-def position_key(white: int, black: int, kings: int, turn: int, rules: Kernel) -> int: ...

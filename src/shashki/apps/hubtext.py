@@ -14,11 +14,12 @@ from __future__ import annotations
 from typing import Dict, List, Tuple, Union
 
 from ..board import Board
+from ..colors import BLACK, WHITE, Color
 from ..engine import Score
 from ..errors import ShashkiError
 from ..fen import write_fen
 from ..move import Move
-from ..variants import BLACK, WHITE, Variant, get_variant
+from ..variants import Variant, get_variant
 
 __all__ = ["HubProtocolError", "format_line", "format_value", "move_text", "parse_line",
            "parse_move", "parse_position", "position_text", "score_text"]
@@ -119,9 +120,9 @@ def _position_square(variant: Variant, index: int) -> int:
     return variant.square_from_number(squares + 1 - index if _turned(variant) else index)
 
 
-def _swap(variant: Variant, color: int) -> int:
+def _swap(variant: Variant, color: Color) -> Color:
     """`color` as pydraughts names it in the position string, and back."""
-    return (BLACK if color == WHITE else WHITE) if _turned(variant) else color
+    return color.other if _turned(variant) else color
 
 
 def move_text(move: Move, variant: Union[str, Variant]) -> str:

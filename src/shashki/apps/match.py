@@ -31,12 +31,13 @@ from typing import (Any, Callable, Dict, Iterable, List, Mapping, Optional, Set,
 from .. import ballots
 from ..ballots import Opening
 from ..board import Board
+from ..colors import BLACK, WHITE, Color
 from ..engine import SearchResult
 from ..limits import MAX_DEPTH
 from ..move import Move
 from ..outcome import Outcome, Termination
 from ..pdn import Game
-from ..variants import BLACK, RUSSIAN, VARIANTS, WHITE, Variant, get_variant
+from ..variants import RUSSIAN, VARIANTS, Variant, get_variant
 from .args import SubParsers, add_command, add_variant, even, seconds, whole
 from .players import (DEFAULT_DEPTH, DEFAULT_HASH_MB, EnginePlayer, EngineSpec, EngineSpecError,
                       Player, PlayerStats, make_player, player_name)
@@ -277,7 +278,7 @@ def adjudicate(board: Board) -> Optional[Outcome]:
 
 
 def play_game(white: Any, black: Any, board: Board, max_moves: int = DEFAULT_MAX_MOVES,
-              stats: Optional[Mapping[int, PlayerStats]] = None) -> Optional[Outcome]:
+              stats: Optional[Mapping[Color, PlayerStats]] = None) -> Optional[Outcome]:
     """Play `white` against `black` (players with choose(board)) from `board` (changed in
     place) until adjudicate() ends the game or each side has made `max_moves` moves.
     Returns (outcome or None at the cap).  `stats` maps a colour to the PlayerStats to add to."""

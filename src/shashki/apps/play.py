@@ -19,6 +19,7 @@ from typing import Callable, Dict, List, Optional, TextIO
 
 from .. import squares as _sq
 from ..board import Board
+from ..colors import BLACK, WHITE
 from ..diagram import diagram
 from ..engine import Engine
 from ..errors import ShashkiError
@@ -26,7 +27,7 @@ from ..limits import MAX_DEPTH, MAX_HASH_MB, Limit
 from ..move import Move
 from ..outcome import Outcome
 from ..pdn import Game
-from ..variants import BLACK, COLOR_NAMES, WHITE, Variant
+from ..variants import COLOR_NAMES, Variant
 from .args import SubParsers, add_command, add_variant, seconds, whole
 from .records import describe_outcome, pdn_game
 
