@@ -96,7 +96,7 @@ def parse_level(args: Mapping[str, str]) -> Limit:
     move's increment, which the protocol adds before every move), inc= and moves= (to the
     next time control).  No argument: no limit, until `stop`.  Raises HubProtocolError."""
     if ("inc" in args or "moves" in args) and "time" not in args:
-        raise HubProtocolError("level inc= and moves= go with time=, the time left")
+        raise HubProtocolError("inc= and moves= go with time=, the time left")
     movetime = _number(args, "move-time", float)
     time_left = _number(args, "time", float)
     increment = _number(args, "inc", float) or 0.0
@@ -107,8 +107,7 @@ def parse_level(args: Mapping[str, str]) -> Limit:
                      movetime=MIN_BUDGET if movetime == 0 else movetime, clock=clock,
                      increment=increment, moves=_number(args, "moves", int) or 0)
     except ValueError as exc:
-        given = " ".join(f"{k}={args[k][:20]}" for k in args)
-        raise HubProtocolError(f"level {given}: {exc}") from None
+        raise HubProtocolError(str(exc)) from None
 
 
 # --- the engine side of the protocol ---------------------------------------------------------
