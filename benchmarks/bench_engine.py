@@ -11,7 +11,7 @@ swapped, the same time per move for both.  English is left out: py-draughts' Ame
 lets captures be skipped, so it does not play english.  py-draughts has no italian or 8x8
 giveaway board.
 
-The games go through shashki.match (the same adjudication as `shashki match`: Board.outcome(),
+The games go through shashki.apps.match (the same adjudication as `shashki match`: Board.outcome(),
 and a draw at the cap of --max-moves moves each).  py-draughts runs as a long-lived worker
 (peers/py_draughts_player.py) speaking JSON lines.  At each of its moves the bench compares
 py-draughts' legal move list with shashki's (a rule deviation is counted and shown), and maps
@@ -48,7 +48,7 @@ sys.path.insert(0, str(HERE))
 
 import shashki  # noqa: E402
 from shashki.engine import MAX_DEPTH, Engine  # noqa: E402
-from shashki.match import choose_openings, match  # noqa: E402
+from shashki.apps.match import choose_openings, match  # noqa: E402
 from shashki.squares import square_file, square_rank  # noqa: E402
 
 from peers import PEERS, PeerError, ensure_venv, parse_fen  # noqa: E402
@@ -194,7 +194,7 @@ class PyDraughtsPlayer:
                     "time_limit": self.time_limit, "depth_limit": PEER_DEPTH_LIMIT})
         self.sent = len(board.move_stack)
 
-    # the player interface of shashki.match
+    # the player interface of shashki.apps.match
 
     def new_game(self, board):
         self.game += 1

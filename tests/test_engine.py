@@ -8,6 +8,7 @@ import pytest
 import shashki
 from shashki import engine
 from shashki.engine import Engine, Score
+from shashki.limits import Limit
 
 VARIANTS = ["russian", "giveaway", "brazilian", "italian", "english"]
 
@@ -96,3 +97,134 @@ def test_bad_limits_are_value_errors():
 def test_score_text():
     assert str(Score(125)) == "+1.25"
     assert Score(-50).win_in is None
+
+
+# --- limits (issue 12, items 4 and 8) --------------------------------------------------------
+
+@pytest.mark.parametrize("kwargs, expected", [
+    ({"clock": 1.0, "increment": float("nan")}, "increment must be a number of seconds"),
+    ({"clock": 1.0, "increment": "x"}, "increment must be a number of seconds"),
+    ({"clock": 1.0, "increment": -1}, "increment must be a number of seconds"),
+    ({"clock": float("inf")}, "clock must be a number of seconds"),
+    ({"clock": float("nan")}, "clock must be a number of seconds"),
+    ({"movetime": float("nan")}, "movetime must be a number of seconds"),
+    ({"movetime": 10 ** 400}, "movetime must be a number of seconds"),
+    ({"nodes": 10 ** 30}, "nodes must be a whole number from 1 to"),
+    ({"nodes": 2.5}, "nodes must be a whole number"),
+    ({"depth": True}, "depth must be a whole number from 1 to"),
+    ({"depth": 10 ** 5000}, "digits"),
+    ({"increment": 1.0}, "go with clock"),
+])
+def test_every_limit_is_checked(kwargs, expected):
+    board = shashki.Board("russian")
+    with pytest.raises(ValueError, match=expected):
+        engine.search(board, **kwargs)
+    with pytest.raises(ValueError, match=expected):
+        Limit(**kwargs)
+
+
+def test_a_limit_object_or_keywords():
+    board = shashki.Board("italian")
+    result = engine.search(board, limit=Limit(depth=3))
+    assert result.depth == 3 and result.best_move in board.legal_moves
+    with pytest.raises(ValueError, match="not both"):
+        engine.search(board, depth=2, limit=Limit(depth=3))
+    with pytest.raises(ValueError, match="Limit"):
+        engine.search(board, limit={"depth": 3})
+    assert Limit(clock=0).budget() > 0           # a clock that has run out still gets a move
+    assert Limit(clock=60, increment=1).budget() == pytest.approx(60 / 40 + 0.8)
+    assert Limit(movetime=0.5, clock=60).budget() == 0.5
+    assert Limit(clock=10, moves=5).budget() == pytest.approx(2.0)
+
+
+@pytest.mark.parametrize("kwargs, expected", [
+    ({"hash_mb": 10 ** 12}, "hash size must be a whole number of MiB from 1 to"),
+    ({"hash_mb": 0}, "hash size"), ({"hash_mb": 2.5}, "hash size"), ({"hash_mb": "8"}, "hash"),
+    ({"man": 10 ** 30}, "too large"), ({"advance": 10 ** 4}, "too large"),
+    ({"man": "100"}, "whole number"), ({"kingg": 3}, "unknown evaluation weight 'kingg'"),
+])
+def test_engine_settings_are_checked(kwargs, expected):
+    with pytest.raises(ValueError, match=expected):
+        Engine("russian", **kwargs)
+
+
+# --- time (issue 12, item 13) ----------------------------------------------------------------
+
+class _FakeClock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+class _FakeSearcher:
+    """Stands in for the C search on a fake clock: the search of depth d takes
+    0.1 * 1.5 ** (d - 1) seconds, unless the deadline stops it first (then it reports
+    completed=False, as the C search does)."""
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.calls = []
+
+    def new_search(self):
+        pass
+
+    def search(self, board, depth, node_limit, deadline):
+        self.calls.append((depth, deadline))
+        took = 0.1 * 1.5 ** (depth - 1)
+        if deadline and self.clock.now + took > deadline:
+            self.clock.now = deadline
+            return 0, [], 1000, depth, False
+        self.clock.now += took
+        return 0, [], 1000, depth, True
+
+
+@pytest.fixture
+def fake_search(monkeypatch):
+    clock = _FakeClock()
+    monkeypatch.setattr(engine._search, "now_seconds", clock)
+    eng = Engine("russian")
+    eng._searcher = _FakeSearcher(clock)
+    return eng, clock
+
+
+def test_movetime_starts_an_iteration_that_can_still_finish(fake_search):
+    eng, clock = fake_search
+    result = eng.search(shashki.Board("russian"), movetime=1.0)
+    # 0.1 + 0.15 + 0.225 + 0.3375 s: after depth 4 only 0.1875 s are left, less than depth 4
+    # took, so depth 5 is not started
+    assert [d for d, _ in eng._searcher.calls] == [1, 2, 3, 4]
+    assert all(deadline == pytest.approx(101.0) for _, deadline in eng._searcher.calls)
+    assert result.depth == 4 and result.time == pytest.approx(0.8125)
+
+
+def test_movetime_lets_the_deadline_stop_the_last_iteration(fake_search):
+    eng, clock = fake_search
+    result = eng.search(shashki.Board("russian"), movetime=1.2)
+    # after depth 4 (0.8125 s) 0.3875 s are left, more than depth 4 took: depth 5 starts and
+    # the deadline cuts it short; the answer is depth 4's, after the whole 1.2 s
+    assert [d for d, _ in eng._searcher.calls] == [1, 2, 3, 4, 5]
+    assert result.depth == 4 and result.time == pytest.approx(1.2)
+    assert clock.now == pytest.approx(101.2)
+
+
+def test_clock_budget_is_the_deadline(fake_search):
+    eng, clock = fake_search
+    eng.search(shashki.Board("russian"), clock=40.0, increment=0.0)
+    assert [deadline for _, deadline in eng._searcher.calls] == \
+        [pytest.approx(101.0)] * len(eng._searcher.calls)
+
+
+def test_module_search_does_not_depend_on_earlier_calls():
+    board = shashki.Board("russian")
+    first = engine.search(board, depth=7)
+    other = board.copy()
+    other.push(first.best_move)
+    engine.search(other, depth=7)
+    again = engine.search(board, depth=7)
+    assert (again.nodes, again.score, again.pv) == (first.nodes, first.score, first.pv)
+    # an Engine keeps its table: the same search again costs fewer nodes
+    eng = Engine("russian")
+    assert eng.search(board, depth=7).nodes == first.nodes
+    assert eng.search(board, depth=7).nodes < first.nodes

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import shashki
-from shashki import hub, pdn
+from shashki import pdn
+from shashki.apps import hub
 from shashki.errors import InvalidPdnError, ShashkiError
 
 from mutation import EDITS, mutated

@@ -2,9 +2,10 @@
 
 The 8x8 position strings and move numbers below were read off pydraughts 0.6.7 (its
 `Board(variant, fen)._game.initial_hub_fen` and `Move.hub_move`), the Hub client the protocol
-has to satisfy; they are facts about that client, not outputs of shashki.hub.
+has to satisfy; they are facts about that client, not outputs of shashki.apps.hub.
 """
 
+import io
 import queue
 import re
 import stat
@@ -16,7 +17,7 @@ import time
 import pytest
 
 import shashki
-from shashki import hub
+from shashki.apps import hub
 
 VARIANTS = ["russian", "giveaway", "brazilian", "italian", "english"]
 
@@ -309,6 +310,37 @@ def test_bad_input_is_answered_and_the_engine_goes_on(engine, variant):
     assert lines[0].startswith("error ") and lines[-1] == "done"
     engine.send(f"pos pos={START}", "level depth=3", "go think")
     assert done_move(engine.until("done")[-1])["move"] in FIRST_MOVES[variant]
+
+
+@pytest.mark.parametrize("args", [
+    {"nodes": "1" + "0" * 26}, {"depth": "9" * 30}, {"move-time": "nan"},
+    {"move-time": "1e300"}, {"move-time": "-1"}, {"time": "inf"}, {"time": "nan"},
+    {"time": "1", "inc": "nan"}, {"time": "5", "moves": "-1"}, {"depth": "2.5"}])
+def test_a_level_out_of_range_is_refused(args):
+    # issue 12.8: nodes=10**26 was accepted, then `go` answered "internal error OverflowError"
+    with pytest.raises(hub.HubProtocolError, match="must be|expected|go with"):
+        hub.parse_level(args)
+
+
+def test_level_limits():
+    assert hub.parse_level({"time": "-3"}).budget() > 0       # out of time, still a move
+    assert hub.parse_level({"move-time": "0"}).budget() > 0
+    # the protocol adds the increment before the move: 10 + 1 s on the clock
+    assert hub.parse_level({"time": "10", "inc": "1"}).budget() == \
+        pytest.approx(11 / 40 + 0.8)
+    assert hub.parse_level({"time": "10", "moves": "5"}).budget() == pytest.approx(2.0)
+
+
+def test_huge_node_level_then_go_is_an_error_not_a_crash():
+    out = io.StringIO()
+    session = hub.HubSession(io.StringIO(""), out, "russian", hash_mb=1)
+    for line in [f"pos pos={START}", "level nodes=" + "1" + "0" * 26, "level nodes=2000",
+                 "go think"]:
+        session.handle(line)
+    session.search.thread.join(30)
+    text = out.getvalue()
+    assert "internal error" not in text
+    assert "nodes must be a whole number from 1 to" in text and "done move=" in text
 
 
 def test_garbage_during_a_search_does_not_stop_it(engine):

@@ -4,6 +4,7 @@ Every block of ../shared/perft is counted each way at its deepest line under LIM
 """
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -90,6 +91,60 @@ def test_split_tasks_add_up():
     total = sum(t.weight * runner.run_task((board.variant.name, t.masks, t.depth, True, 0, None))
                 for t in tasks)
     assert total == board.perft(9, paths=True, jobs=1)
+
+
+def test_no_task_is_long():
+    # issue 12.12: the count of one task cannot be interrupted (it runs in C), so a run stops
+    # only as soon as its running tasks end.  A tree is split until no task is estimated to
+    # have more than max_leaves leaves, even on one thread (before: a single task).
+    board = shashki.Board("russian")
+    tasks = runner.split(board, 11, min_tasks=1)
+    counts = [runner.run_task(("russian", t.masks, t.depth, False, 0, None)) for t in tasks]
+    assert sum(counts) == 110917189
+    assert len(tasks) > 1 and max(counts) <= 5 * runner.TASK_LEAVES
+    assert all(runner.estimate(board.variant, t.masks, t.depth) <= runner.TASK_LEAVES
+               for t in tasks)
+    assert len(runner.split(board, 11, min_tasks=1, max_leaves=10 ** 6)) > len(tasks)
+
+
+def test_progress_is_told_the_tasks():
+    seen = []
+
+    class Bars:
+        def set_tasks(self, tasks):
+            seen.append(len(tasks))
+
+        def __call__(self, done, total, task, count):
+            assert seen == [total]
+
+    result = runner.run(shashki.Board("english"), 9, jobs=2, progress=Bars())
+    assert seen == [result.tasks]
+
+
+def test_depth_is_bounded():
+    # issue 12.8: a depth too large for the C counter was an OverflowError
+    board = shashki.Board("russian")
+    for depth in (2 ** 70, 65, -1, 2.0, True):
+        with pytest.raises(ValueError, match="depth must be a whole number from 0 to 64"):
+            runner.run(board, depth)
+    with pytest.raises(ValueError, match="from 0 to 64"):
+        board.perft(2 ** 70)
+
+
+@pytest.mark.parametrize("text", ["[" * 200000 + "\n", '{"a": ' * 100000 + "\n"])
+def test_checkpoint_nested_too_deep_is_refused(tmp_path, text):
+    # issue 12.5: JSON nested too deep raised RecursionError, not CheckpointError
+    path = tmp_path / "run.ckpt"
+    board = shashki.Board("russian")
+    path.write_text(text)
+    with pytest.raises(runner.CheckpointError, match="not a shashki perft checkpoint"):
+        runner.run(board, 8, jobs=1, checkpoint=path)
+    path.unlink()
+    runner.run(board, 8, jobs=1, checkpoint=path)
+    with open(path, "a") as handle:
+        handle.write(text)
+    with pytest.raises(runner.CheckpointError, match="damaged at line"):
+        runner.run(board, 8, jobs=1, checkpoint=path)
 
 
 def test_divide_of_a_run_matches_board_divide():
@@ -211,6 +266,36 @@ def test_cli_bad_arguments_exit_2(args):
                           text=True)
     assert proc.returncode == 2
     assert "error" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_cli_usage_errors_show_the_usage_of_perft():
+    # issue 12.12: `shashki perft russian` printed the top-level usage
+    proc = subprocess.run([sys.executable, "-m", "shashki", "perft", "russian"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("usage: shashki perft ") and "DEPTH" in proc.stderr
+
+
+@pytest.mark.parametrize("args", [["0"], ["1"], ["3", "--divide"], ["--depth-range", "0-3"],
+                                  ["0", "--json"]])
+def test_cli_tiny_trees_print_no_infinite_rate(args):
+    # issue 12.12: "inf M leaves/s wall, 0.0 M leaves/CPU-s"
+    out = subprocess.run([sys.executable, "-m", "shashki", "perft", "russian", *args],
+                         capture_output=True, text=True, check=True).stdout
+    assert "inf" not in out and "nan" not in out
+    rates = re.findall(r"([-+\d.e]+) M leaves/", out)
+    assert all(float(rate) > 0 for rate in rates)
+    if "--json" in args:
+        assert json.loads(out)["rate"] is None
+
+
+def test_cli_corrupt_checkpoint_exits_2(tmp_path):
+    path = tmp_path / "ck"
+    path.write_text("[" * 200000 + "\n")
+    proc = subprocess.run([sys.executable, "-m", "shashki", "perft", "russian", "3",
+                           "--checkpoint", str(path)], capture_output=True, text=True)
+    assert proc.returncode == 2, proc.stderr
+    assert "not a shashki perft checkpoint" in proc.stderr and "Traceback" not in proc.stderr
 
 
 @pytest.mark.parametrize("kwargs", [{"jobs": 0}, {"jobs": "2"}, {"jobs": True}, {"hash_mb": -1},

@@ -14,10 +14,12 @@ import pytest
 
 import shashki
 from shashki import pdn
-from shashki.match import (EngineSpec, EngineSpecError, GameRecord, StartPosition, adjudicate,
-                           choose_openings, match)
+from shashki.apps.match import (EngineSpec, EngineSpecError, GameRecord, StartPosition,
+                                adjudicate, choose_openings, match)
+from shashki.apps.play import PlaySession
+from shashki.diagram import diagram
+from shashki.limits import Limit
 from shashki.outcome import Termination
-from shashki.play import PlaySession, render
 
 PROMPT = re.compile(r"^move \d+, (white|black) \(you\)>$")
 RESULT = re.compile(r"^result: (1-0|0-1|1/2-1/2), (draw|(white|black) \((you|shashki)\) wins)"
@@ -194,7 +196,7 @@ def test_game_over_from_the_fen(tmp_path):
 def test_session_api_plays_a_giveaway_game():
     board = shashki.Board("giveaway")
     out = io.StringIO()
-    session = PlaySession(board, shashki.WHITE, depth=1, out=out, echo=False,
+    session = PlaySession(board, shashki.WHITE, limit=Limit(depth=1), out=out, echo=False,
                           save=os.devnull)
     session.read = lambda prompt: str(next(iter(board.legal_moves)))
     assert session.run() == 0
@@ -217,7 +219,7 @@ def test_flipped_diagram_is_the_board_turned_half_round(variant):
     for move in ["first", "first", "last"]:
         moves = list(board.legal_moves)
         board.push(moves[0] if move == "first" else moves[-1])
-    normal, flipped = _grid(render(board)), _grid(render(board, flipped=True))
+    normal, flipped = _grid(diagram(board)), _grid(diagram(board, flipped=True))
     assert flipped == [row[::-1] for row in normal[::-1]]
     # White's men at the bottom unflipped, in every game
     assert set(normal[7].replace(" ", "").replace(".", "")) == {"w"}
@@ -225,14 +227,14 @@ def test_flipped_diagram_is_the_board_turned_half_round(variant):
 
 
 def test_diagram_coordinates():
-    russian = render(shashki.Board("russian")).splitlines()
+    russian = diagram(shashki.Board("russian")).splitlines()
     assert russian[-1] == "    a b c d e f g h" and russian[1].startswith("8 |")
     # a1 is the dark square bottom left, h8 top right
     assert russian[8][4] == "w" and russian[1][18] == "b"
     # english: 1-4 across the top (Black's side); italian mirrored, 1 top left
-    english = render(shashki.Board("english")).splitlines()
+    english = diagram(shashki.Board("english")).splitlines()
     assert english[1].split("|")[3].split() == ["1", "2", "3", "4"]
-    italian = render(shashki.Board("italian")).splitlines()
+    italian = diagram(shashki.Board("italian")).splitlines()
     assert italian[1].split("|")[3].split() == ["1", "2", "3", "4"]
     assert italian[1].split("|")[3].startswith("  1")
 
@@ -382,10 +384,42 @@ def test_match_command(tmp_path):
     assert bad.returncode == 2 and "unknown setting 'depht'" in bad.stderr
 
 
+def test_match_help_names_each_games_tables():
+    # issue 12.11: the help said "see shashki.opening_tables()", which needs a variant
+    out = subprocess.run([sys.executable, "-m", "shashki", "match", "--help"],
+                         capture_output=True, text=True, env=ENV, check=True).stdout
+    assert "opening_tables()" not in out
+    flat = "".join(out.split())             # argparse wraps lines, at hyphens too
+    for variant in shashki.VARIANTS:
+        for table in shashki.opening_tables(variant):
+            assert table in flat
+        assert f"{variant.name}{variant.match_openings}" in flat
+
+
+@pytest.mark.parametrize("variant", shashki.VARIANTS, ids=lambda v: v.name)
+def test_each_game_names_where_its_match_openings_come_from(variant):
+    assert variant.match_openings in shashki.opening_tables(variant) + ("start", "random")
+    assert len(choose_openings(variant, None, 3, seed=1)) == 3
+
+
+@pytest.mark.parametrize("variant", shashki.VARIANTS, ids=lambda v: v.name)
+def test_the_draw_command_names_the_games_draw_rules(variant):
+    out = io.StringIO()
+    session = PlaySession(shashki.Board(variant), shashki.WHITE, limit=Limit(depth=1),
+                          out=out, echo=False, save=os.devnull)
+    assert session.command("draw") is None
+    text = out.getvalue()
+    assert text.startswith(f"no draw to claim here (the draws of {variant.title}: "
+                           f"threefold repetition")
+    limit = variant.kings_only_limit or variant.no_progress_limit
+    assert f"{limit} moves of each side" in text
+    assert ("a player claims them" in text) == bool(variant.draw_claims)
+
+
 def test_import_shashki_does_not_load_play():
     code = ("import sys, shashki; "
-            "print(any(m in sys.modules for m in ('shashki.play', 'shashki.match', "
-            "'shashki.engine')))")
+            "print(any(m in sys.modules for m in ('shashki.apps', 'shashki.play', "
+            "'shashki.match', 'shashki.engine', 'shashki.limits')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV)
     assert out.stdout.strip() == "False"
 

@@ -15,16 +15,20 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import (TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence,
+                    Tuple, Union)
 
 from ._core import search as _search
-from .variants import Variant, get_variant
+from .limits import MAX_DEPTH, Limit, as_int, check_hash_mb, shown
+from .variants import RUSSIAN, Variant, get_variant
 
 if TYPE_CHECKING:
     from .board import Board
     from .move import Move
 
-MAX_DEPTH = _search.MAX_PLY - 11
+__all__ = ["DEFAULT_DEPTH", "EVAL_WEIGHTS", "MAX_DEPTH", "Engine", "Limit", "Score",
+           "SearchResult", "search"]
+
 _WIN = _search.WIN_SCORE
 
 
@@ -75,6 +79,10 @@ class SearchResult:
 #: the evaluation terms that Engine(**weights) lets a user tune; the other settings of the
 #: search (the giveaway goal, the draw rules) follow from the game's rules
 EVAL_WEIGHTS = ("man", "king", "advance", "back_rank", "centre")
+#: a search without limits searches this deep
+DEFAULT_DEPTH = 8
+#: the largest evaluation a position may have: beyond it a score would read as a forced win
+_MAX_EVAL = _WIN - _search.MAX_PLY - 1
 
 
 def _weights(variant: Variant) -> Dict[str, Any]:
@@ -84,15 +92,43 @@ def _weights(variant: Variant) -> Dict[str, Any]:
                 back_rank=6, centre=4, reversed=variant.reversed_goal)
 
 
+def _check_weights(variant: Variant, weights: Mapping[str, object]) -> Dict[str, int]:
+    """The evaluation weights of `variant` with `weights` put in; ValueError for an unknown
+    name, a value that is not a whole number, or weights so large that a position could
+    score beyond what the search can tell from a forced win."""
+    unknown = sorted(set(weights) - set(EVAL_WEIGHTS))
+    if unknown:
+        raise ValueError(f"unknown evaluation weight {unknown[0]!r}; expected "
+                         f"{', '.join(EVAL_WEIGHTS)}")
+    values: Dict[str, int] = {}
+    for name, value in weights.items():
+        number = as_int(value)
+        if number is None:
+            raise ValueError(f"evaluation weight {name} must be a whole number, "
+                             f"not {shown(value)}")
+        values[name] = number
+    merged = {name: values.get(name, _weights(variant)[name]) for name in EVAL_WEIGHTS}
+    geometry = variant.geometry
+    # every square taken by a piece worth all terms at once: more than any position scores
+    most = geometry.squares * (abs(merged["man"]) + abs(merged["king"])
+                               + (geometry.rows - 2) * abs(merged["advance"])
+                               + abs(merged["back_rank"]) + abs(merged["centre"]))
+    if most > _MAX_EVAL:
+        raise ValueError(f"evaluation weights {values} are too large: a position could score "
+                         f"up to {shown(most)}, and scores must stay below {_MAX_EVAL}")
+    return values
+
+
 class Engine:
     """A search engine for one game, with its own hash table (`hash_mb` MiB) kept between
     moves.  `stop()` may be called from another thread to end a running search."""
 
-    def __init__(self, variant: Union[str, Variant] = "russian", hash_mb: int = 32,
+    def __init__(self, variant: Union[str, Variant] = RUSSIAN, hash_mb: int = 32,
                  **weights: int) -> None:
         self.variant = get_variant(variant)
+        check_hash_mb(hash_mb, whole=True)
         params = _weights(self.variant)
-        params.update(weights)
+        params.update(_check_weights(self.variant, weights))
         self._searcher = _search.Searcher(self.variant.rules, hash_mb, **params)
         self._lock = threading.Lock()
         self._stopped = False
@@ -110,39 +146,37 @@ class Engine:
 
     def search(self, board: Board, depth: Optional[int] = None, nodes: Optional[int] = None,
                movetime: Optional[float] = None, *, clock: Optional[float] = None,
-               increment: float = 0.0,
+               increment: float = 0.0, limit: Optional[Limit] = None,
                info: Optional[Callable[[SearchResult], object]] = None) -> SearchResult:
         """Search `board` and return a SearchResult.
 
-        Limits (any combination; none given means depth 8): `depth` in plies, `nodes`,
-        `movetime` in seconds, or `clock` (seconds left for the side to move) with
-        `increment`.  `info(result)` is called after each completed iteration.
+        Limits (any combination; none given means depth DEFAULT_DEPTH): `depth` in plies,
+        `nodes`, `movetime` in seconds, or `clock` (seconds left for the side to move) with
+        `increment`; or all of them as one `limit` (a shashki.limits.Limit).  A time limit is
+        used in full: a new iteration starts unless it cannot finish in the time left (it
+        would take longer than the last one did), and the deadline stops the one running.
+        `info(result)` is called after each completed iteration.
         """
         if board.variant != self.variant:
             raise ValueError(f"this engine plays {self.variant.name}, not {board.variant.name}")
-        if depth is not None and not (isinstance(depth, int) and 1 <= depth <= MAX_DEPTH):
-            raise ValueError(f"depth must be an int from 1 to {MAX_DEPTH}, not {depth!r}")
-        if nodes is not None and not (isinstance(nodes, int) and nodes > 0):
-            raise ValueError(f"nodes must be a positive int, not {nodes!r}")
-        for name, value in (("movetime", movetime), ("clock", clock)):
-            if value is not None and not value > 0:
-                raise ValueError(f"{name} must be a positive number of seconds, not {value!r}")
+        if limit is None:
+            limit = Limit(depth, nodes, movetime, clock, increment)
+        elif not isinstance(limit, Limit):
+            raise ValueError(f"limit must be a shashki.limits.Limit, not "
+                             f"{type(limit).__name__}")
+        elif (depth, nodes, movetime, clock, increment) != (None, None, None, None, 0.0):
+            raise ValueError("give the limits either as a Limit or as keywords, not both")
         with self._lock:
             self._stopped = False
-            return self._search(board, depth, nodes, movetime, clock, increment, info)
+            return self._search(board, limit, info)
 
-    def _search(self, board: Board, depth: Optional[int], nodes: Optional[int],
-                movetime: Optional[float], clock: Optional[float], increment: float,
+    def _search(self, board: Board, limit: Limit,
                 info: Optional[Callable[[SearchResult], object]]) -> SearchResult:
         start = _search.now_seconds()
-        budget = movetime
-        if clock is not None:
-            # a fortieth of the clock plus most of the increment, never more than half of it
-            budget = min(clock / 40 + 0.8 * increment, clock / 2)
-            if movetime is not None:
-                budget = min(budget, movetime)
+        budget = limit.budget()
+        depth, nodes = limit.depth, limit.nodes
         if depth is None and nodes is None and budget is None:
-            depth = 8
+            depth = DEFAULT_DEPTH
         max_depth = depth or MAX_DEPTH
         deadline = start + budget if budget is not None else 0.0
         self._searcher.new_search()
@@ -156,10 +190,12 @@ class Engine:
             left = None if nodes is None else nodes - total_nodes
             if left is not None and left <= 0:
                 break
+            began = _search.now_seconds()
             score, pv, n, seldepth, completed = self._searcher.search(
                 board, d, left or 0, deadline)
             total_nodes += n
-            elapsed = _search.now_seconds() - start
+            now = _search.now_seconds()
+            elapsed = now - start
             if not completed and best is not None:
                 best = SearchResult(best.best_move, best.score, best.pv, best.depth,
                                     total_nodes, elapsed, best.seldepth)
@@ -177,8 +213,8 @@ class Engine:
                 break               # a forced result found: deeper search will not change it
             if len(legal) == 1 and depth is None:
                 break               # a forced move needs no thought
-            if budget is not None and elapsed > 0.45 * budget:
-                break               # the next iteration would not finish in time
+            if budget is not None and deadline - now < now - began:
+                break               # the next, deeper iteration takes longer: it cannot finish
         assert best is not None     # the first iteration always sets it
         return best
 
@@ -196,17 +232,15 @@ class Engine:
         return moves
 
 
-_engines: Dict[Tuple[str, int], Engine] = {}
-
-
 def search(board: Board, depth: Optional[int] = None, nodes: Optional[int] = None,
            movetime: Optional[float] = None, *, clock: Optional[float] = None,
-           increment: float = 0.0, info: Optional[Callable[[SearchResult], object]] = None,
+           increment: float = 0.0, limit: Optional[Limit] = None,
+           info: Optional[Callable[[SearchResult], object]] = None,
            hash_mb: int = 32) -> SearchResult:
-    """Search `board` with a shared engine for its game; see Engine.search."""
-    key = (board.variant.name, hash_mb)
-    engine = _engines.get(key)
-    if engine is None:
-        engine = _engines[key] = Engine(board.variant, hash_mb)
-    return engine.search(board, depth, nodes, movetime, clock=clock, increment=increment,
-                         info=info)
+    """Search `board` with a new Engine of its own (see Engine.search).
+
+    Each call starts from an empty table, so its result depends on its arguments alone, not
+    on earlier calls; to keep what was learnt from move to move, use one Engine.
+    """
+    return Engine(board.variant, hash_mb).search(board, depth, nodes, movetime, clock=clock,
+                                                 increment=increment, limit=limit, info=info)

@@ -35,6 +35,8 @@ from typing import (TYPE_CHECKING, Any, Callable, Dict, Hashable, List, Mapping,
 
 from ._core import perft as _perft
 from .errors import ShashkiError
+from .limits import MAX_HASH_MB as MAX_HASH_MB  # perft.MAX_HASH_MB, as before
+from .limits import as_int, check_hash_mb, shown
 from .notation import move_texts
 from .variants import Variant, get_variant
 
@@ -48,6 +50,18 @@ Progress = Callable[[int, int, "Task", int], object]
 _Node = Tuple[Tuple[str, ...], Masks, int, int]
 
 CHECKPOINT_FORMAT = 1
+#: the deepest perft accepted: deeper trees are beyond any computer
+MAX_DEPTH = 64
+#: the most threads of one run
+MAX_JOBS = 1024
+#: the most leaves a task is meant to have (estimated): a fraction of a second of one core,
+#: so that an interrupted run stops soon (the count of one task, in C, cannot be interrupted)
+TASK_LEAVES = 10_000_000
+# the depth of the probe that estimates the size of a subtree
+_PROBE_DEPTH = 4
+# a checkpoint is flushed after every task, and written through to the disk at most this
+# often (and when it is closed)
+_SYNC_SECONDS = 1.0
 
 #: a transposition table for Board.perft(table=...), kept between runs
 PerftTable = _perft.PerftTable
@@ -80,22 +94,46 @@ def cpu_count() -> int:
 
 
 def split(board: Board, depth: int, paths: bool = False, min_tasks: int = 32,
-          min_depth: int = 4) -> List[Task]:
-    """Tasks whose counts add up to perft(depth): the tree expanded ply by ply from the
-    root until there are at least `min_tasks` tasks or the remaining depth would fall below
-    `min_depth`.  The order is deterministic, so a checkpoint can name tasks by index."""
+          min_depth: int = 4, max_leaves: float = TASK_LEAVES) -> List[Task]:
+    """Tasks whose counts add up to perft(depth): the tree expanded from the root until there
+    are at least `min_tasks` tasks and no task is estimated (see `estimate`) to have more
+    than `max_leaves` leaves, but no subtree is split below `min_depth` plies.  The order is
+    deterministic, so a checkpoint can name tasks by index."""
     variant = board.variant
-    frontier: List[_Node] = [((), board.masks, depth, 1)]
-    while len(frontier) < min_tasks and frontier and frontier[0][2] > min_depth:
-        expanded: List[_Node] = []
-        for prefix, masks, remaining, weight in frontier:
-            sub = _child_tasks(variant, prefix, masks, remaining, weight, paths)
-            expanded.extend(sub)
-        if not expanded:
-            break
+    # (node, small): `small` once its estimate is known to be within max_leaves
+    frontier: List[Tuple[_Node, bool]] = [(((), board.masks, depth, 1), False)]
+    while True:
+        wanted = len(frontier) < min_tasks
+        expanded: List[Tuple[_Node, bool]] = []
+        for node, small in frontier:
+            prefix, masks, remaining, weight = node
+            if remaining > min_depth and not small:
+                small = not wanted and estimate(variant, masks, remaining) <= max_leaves
+                if not small:
+                    children = _child_tasks(variant, prefix, masks, remaining, weight, paths)
+                    if children:
+                        expanded.extend((child, False) for child in children)
+                        continue
+            expanded.append((node, small))
+        if len(expanded) == len(frontier):
+            break                   # nothing was split (a node without moves stays as it is)
         frontier = expanded
     return [Task(i, prefix, masks, remaining, weight)
-            for i, (prefix, masks, remaining, weight) in enumerate(frontier)]
+            for i, ((prefix, masks, remaining, weight), _) in enumerate(frontier)]
+
+
+def estimate(variant: Variant, masks: Masks, depth: int) -> float:
+    """Roughly the leaves of perft(depth) from `masks`: the count of a shallow probe, grown
+    by the ratio of its last two plies for each ply beyond it (within a factor of a few in
+    the five games' openings and endgames)."""
+    rules = variant.rules
+    if depth <= _PROBE_DEPTH:
+        return float(_perft.perft(*masks, rules, depth))
+    below = _perft.perft(*masks, rules, _PROBE_DEPTH - 1)
+    probe = _perft.perft(*masks, rules, _PROBE_DEPTH)
+    if not below:
+        return 0.0
+    return float(probe) * (probe / below) ** (depth - _PROBE_DEPTH)
 
 
 def _child_tasks(variant: Variant, prefix: Tuple[str, ...], masks: Masks, remaining: int,
@@ -173,6 +211,7 @@ class Checkpoint:
         self.ntasks = len(tasks)
         self.done = {}
         self._lock = threading.Lock()
+        self._synced = 0.0
         if os.path.exists(self.path) and os.path.getsize(self.path) > 0:
             self._load()
             self._handle = open(self.path, "a", encoding="utf-8")
@@ -194,7 +233,7 @@ class Checkpoint:
                                   f"(no complete header line)")
         try:
             header = json.loads(complete[0])
-        except ValueError:
+        except (ValueError, RecursionError):    # not JSON, or nested too deep to read
             raise CheckpointError(f"{self.path} is not a shashki perft checkpoint "
                                   f"(its first line is not a JSON header)") from None
         if not isinstance(header, dict) or header.get("format") != CHECKPOINT_FORMAT:
@@ -213,7 +252,7 @@ class Checkpoint:
                 valid = (isinstance(index, int) and isinstance(count, int)
                          and 0 <= index < self.ntasks and count >= 0
                          and check == _line_check(self.digest, index, count))
-            except (ValueError, KeyError, TypeError):
+            except (ValueError, KeyError, TypeError, RecursionError):
                 valid = False
             if not valid:
                 raise CheckpointError(f"{self.path} is damaged at line {number}: {line[:80]!r}")
@@ -224,7 +263,10 @@ class Checkpoint:
     def _write(self, obj: object) -> None:
         self._handle.write(json.dumps(obj, sort_keys=True) + "\n")
         self._handle.flush()
-        os.fsync(self._handle.fileno())
+        now = time.monotonic()
+        if now - self._synced >= _SYNC_SECONDS:
+            os.fsync(self._handle.fileno())
+            self._synced = now
 
     def record(self, index: int, count: int) -> None:
         with self._lock:
@@ -233,7 +275,10 @@ class Checkpoint:
                          "check": _line_check(self.digest, index, count)})
 
     def close(self) -> None:
-        self._handle.close()
+        if not self._handle.closed:
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
+            self._handle.close()
 
 
 # --- the runner --------------------------------------------------------------------------------
@@ -264,31 +309,23 @@ def perft(board: Board, depth: int, paths: bool = False, *, jobs: Optional[int] 
                checkpoint=checkpoint, progress=progress).nodes
 
 
-#: the largest transposition table accepted (1 TiB): a bigger number is a typo
-MAX_HASH_MB = 1 << 20
-
-
 def check_options(jobs: Optional[int], hash_mb: float) -> None:
-    """ValueError unless `jobs` is None or a whole number >= 1 and `hash_mb` is a number of
-    MiB from 0 (no table) to MAX_HASH_MB."""
-    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
-        raise ValueError(f"jobs must be a whole number, 1 or more, not {jobs!r}")
-    if isinstance(hash_mb, bool) or not isinstance(hash_mb, (int, float)) or \
-            not 0 <= hash_mb <= MAX_HASH_MB:
-        raise ValueError(f"hash size must be 0 (none) or a number of MiB up to {MAX_HASH_MB}, "
-                         f"not {hash_mb!r}")
-    memory = _physical_memory_mb()
-    if memory is not None and hash_mb > memory:
-        # zeroing a table larger than the memory would bring the machine to its knees
-        raise ValueError(f"hash size {hash_mb} MiB is more than this machine's memory "
-                         f"({memory} MiB)")
+    """ValueError unless `jobs` is None or a whole number from 1 to MAX_JOBS and `hash_mb` is
+    a number of MiB from 0 (no table) to MAX_HASH_MB."""
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int)
+                             or not 1 <= jobs <= MAX_JOBS):
+        raise ValueError(f"jobs must be a whole number from 1 to {MAX_JOBS}, "
+                         f"not {shown(jobs)}")
+    check_hash_mb(hash_mb, zero_ok=True)
 
 
-def _physical_memory_mb() -> Optional[int]:
-    try:
-        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // (1 << 20)
-    except (AttributeError, ValueError, OSError):
-        return None
+def check_depth(depth: object) -> int:
+    """`depth` as an int; ValueError unless it is a whole number from 0 to MAX_DEPTH."""
+    value = as_int(depth)
+    if value is None or not 0 <= value <= MAX_DEPTH:
+        raise ValueError(f"depth must be a whole number from 0 to {MAX_DEPTH}, "
+                         f"not {shown(depth)}")
+    return value
 
 
 def run(board: Board, depth: int, paths: bool = False, *, jobs: Optional[int] = None,
@@ -304,10 +341,10 @@ def run(board: Board, depth: int, paths: bool = False, *, jobs: Optional[int] = 
       `dask.distributed.Client(...).get_executor()`.
     - `checkpoint`: a file path; finished tasks are written there, and a run started again
       with the same file skips them.
-    - `progress`: called as progress(done, total, task, count) after each task.
+    - `progress`: called as progress(done, total, task, count) after each task; if it has a
+      `set_tasks` method, that is called with the list of tasks before the first starts.
     """
-    from .board import _check_depth
-    depth = _check_depth(depth)
+    depth = check_depth(depth)
     check_options(jobs, hash_mb)
     jobs = cpu_count() if jobs is None else jobs
     variant = board.variant
@@ -315,6 +352,9 @@ def run(board: Board, depth: int, paths: bool = False, *, jobs: Optional[int] = 
     # a checkpoint needs tasks to record, as parallel runs need tasks to share out
     split_up = executor is not None or jobs > 1 or checkpoint is not None
     tasks = split(board, depth, paths, min_tasks=max(32, 8 * jobs) if split_up else 1)
+    announce = getattr(progress, "set_tasks", None)
+    if announce is not None:
+        announce(tasks)
     done: Dict[int, int] = {}
     store: Optional[Checkpoint] = None
     if checkpoint is not None:

@@ -58,6 +58,12 @@ class Variant:
     #: by the WCDF rules; every other game's draws are automatic
     draw_claims: Tuple[str, ...] = ()
     geometry: Geometry = field(default=EIGHT, repr=False)
+    #: the board is drawn mirrored, its bottom-left corner light and h1 dark (italian); the
+    #: rules are the same either way
+    mirrored: bool = False
+    #: where `shashki match` takes its openings when none are named: the id of one of the
+    #: game's opening tables (shashki.opening_tables), "start" or "random"
+    match_openings: str = "random"
 
     def kernel_constants(self) -> Dict[str, int]:
         """The game's move rules and geometry as the compile-time constants of its kernel
@@ -181,7 +187,8 @@ RUSSIAN = Variant(
     flying_kings=True, men_capture_backward=True, men_capture_kings=True,
     promotion="king", precedence="free", first_to_move=WHITE, reversed_goal=False,
     squares="algebraic", capture_sep=":", gametype=25, pdn_gametype="25,W,8,8,A0,0",
-    start_fen=_ALGEBRAIC_START, kings_only_limit=15, fmjd_endgame_rules=True)
+    start_fen=_ALGEBRAIC_START, kings_only_limit=15, fmjd_endgame_rules=True,
+    match_openings="micro-match")
 
 GIVEAWAY = Variant(
     name="giveaway", aliases=("poddavki", "russian-giveaway", "antidraughts"),
@@ -196,14 +203,14 @@ BRAZILIAN = Variant(
     flying_kings=True, men_capture_backward=True, men_capture_kings=True,
     promotion="man", precedence="majority", first_to_move=WHITE, reversed_goal=False,
     squares="algebraic", capture_sep="x", gametype=26, pdn_gametype="26,W,8,8,A0,0",
-    start_fen=_ALGEBRAIC_START, kings_only_limit=15)
+    start_fen=_ALGEBRAIC_START, kings_only_limit=15, match_openings="micro-match")
 
 ITALIAN = Variant(
     name="italian", aliases=("dama", "italian-draughts"), title="Italian draughts",
     flying_kings=False, men_capture_backward=False, men_capture_kings=False,
     promotion="stop", precedence="italian", first_to_move=WHITE, reversed_goal=False,
     squares="italian", capture_sep="x", gametype=22, pdn_gametype="22,W,8,8,N2,1",
-    start_fen="W:W21-32:B1-12", kings_only_limit=40)
+    start_fen="W:W21-32:B1-12", kings_only_limit=40, mirrored=True, match_openings="11-man")
 
 ENGLISH = Variant(
     name="english", aliases=("american", "checkers", "english-draughts"),
@@ -212,7 +219,8 @@ ENGLISH = Variant(
     promotion="stop", precedence="free", first_to_move=BLACK, reversed_goal=False,
     squares="english", capture_sep="x", gametype=21, pdn_gametype="21,B,8,8,N1,0",
     start_fen="B:W21-32:B1-12", kings_only_limit=0, no_progress_limit=40,
-    playstrategy_algebraic=True, draw_claims=("threefold_repetition", "no_progress"))
+    playstrategy_algebraic=True, draw_claims=("threefold_repetition", "no_progress"),
+    match_openings="3-move")
 
 VARIANTS = (RUSSIAN, GIVEAWAY, BRAZILIAN, ITALIAN, ENGLISH)
 

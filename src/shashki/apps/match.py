@@ -1,0 +1,457 @@
+"""Matches between engine settings: micro-matches from opening tables, colours swapped.
+
+>>> from shashki.apps.match import match
+>>> result = match("depth=3", "depth=1", "russian", games=4)
+>>> result.games_played, result.wins + result.draws + result.losses
+(4, 4)
+
+Each opening is played twice, once with each player on White (the micro-match of seed 001:
+"two games are played, with the colours swapped"), so an opening that favours one colour
+favours both players equally.  A game ends when `Board.outcome()` says so (no legal move, or a
+draw rule of the game), or at a hard cap of `max_moves` moves of each side, which is scored as a
+draw.  Draws that a player must claim (english, WCDF: threefold repetition, 40 moves without
+progress) are claimed as soon as they have happened; the claim a player may make *before* a
+repeating move is not, since the side to move may be playing on to win.
+
+Players are engine specs (``"depth=4"``, ``"movetime=0.1,hash=16"``, an EngineSpec) or any
+object with a ``choose(board)`` method returning a legal Move (or its text, or a
+SearchResult), so a benchmark can put another program on one side; a plain function of the
+board works too (see shashki.apps.players).  Results are from the first player's (A's) point of view.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+from dataclasses import dataclass, field
+from typing import (Any, Callable, Dict, Iterable, List, Mapping, Optional, Set, TextIO, Tuple,
+                    Union)
+
+from .. import ballots
+from ..ballots import Opening
+from ..board import Board
+from ..colors import BLACK, WHITE, Color
+from ..engine import SearchResult
+from ..limits import MAX_DEPTH
+from ..move import Move
+from ..outcome import Outcome, Termination
+from ..pdn import Game
+from ..variants import RUSSIAN, VARIANTS, Variant, get_variant
+from .args import SubParsers, add_command, add_variant, even, seconds, whole
+from .players import (DEFAULT_DEPTH, DEFAULT_HASH_MB, EnginePlayer, EngineSpec, EngineSpecError,
+                      Player, PlayerStats, make_player, player_name)
+from .records import describe_outcome, pdn_game
+
+__all__ = ["DEFAULT_DEPTH", "DEFAULT_HASH_MB", "DEFAULT_MAX_MOVES", "MAX_GAMES",
+           "RANDOM_OPENING_PLIES", "EnginePlayer", "EngineSpec", "EngineSpecError",
+           "GameRecord", "MatchResult", "Player", "PlayerStats", "StartPosition", "adjudicate",
+           "choose_openings", "describe_outcome", "match", "play_game"]
+
+#: what seeds random.Random
+Seed = Union[int, float, str, bytes, None]
+
+#: moves of each side after which a game is stopped and scored as a draw
+DEFAULT_MAX_MOVES = 200
+#: the most games of one match (each pair of games takes an opening)
+MAX_GAMES = 1_000_000
+#: the largest move cap accepted: no game is that long
+MAX_MAX_MOVES = 10_000
+#: plies played at random from the start position for a "random" opening
+RANDOM_OPENING_PLIES = 4
+
+
+# --- openings ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class StartPosition:
+    """Where a pair of games starts: a name and a FEN (an Opening of the tables has both)."""
+    name: str
+    fen: str
+
+
+def choose_openings(variant: Union[str, Variant], table: Optional[str] = None, pairs: int = 1,
+                    seed: Seed = None) -> List[StartPosition]:
+    """`pairs` start positions for a match of `variant`.
+
+    `table` is the id of one of the game's opening tables (shashki.opening_tables), "start"
+    (the start position, every pair the same), "random" (RANDOM_OPENING_PLIES random plies
+    from the start, reproducible from `seed`), or None for the game's own choice
+    (`Variant.match_openings`).
+    From a table, openings barred as lost are left out; the rest are taken evenly spaced over
+    the whole table (its categories in turn) or, with a `seed`, sampled at random.  A table
+    smaller than `pairs` is gone through again from the start.
+    """
+    variant = get_variant(variant)
+    if isinstance(pairs, bool) or not isinstance(pairs, int) or pairs < 1:
+        raise ValueError(f"pairs must be a positive int, not {pairs!r}")
+    table = variant.match_openings if table is None else table
+    if table == "start":
+        return [StartPosition("start", variant.start_fen)] * pairs
+    if table == "random":
+        return _random_openings(variant, pairs, seed)
+    entries = [o for o in ballots.openings(variant, table=table) if not o.lost]
+    if seed is not None:
+        rng = random.Random(seed)
+        picked = rng.sample(entries, min(pairs, len(entries)))
+    else:
+        count = min(pairs, len(entries))
+        picked = [entries[i * len(entries) // count] for i in range(count)]
+    while len(picked) < pairs:
+        picked.append(picked[len(picked) % len(entries)])
+    return [StartPosition(o.name, o.fen) for o in picked]
+
+
+def _random_openings(variant: Variant, pairs: int, seed: Seed) -> List[StartPosition]:
+    rng = random.Random(seed)
+    out: List[StartPosition] = []
+    seen: Set[str] = set()
+    for _ in range(100 * pairs):
+        board = Board(variant)
+        moves: List[str] = []
+        for _ in range(RANDOM_OPENING_PLIES):
+            legal = list(board.legal_moves)
+            if not legal:
+                break
+            moves.append(str(board.push(rng.choice(legal))))
+        fen = board.fen()
+        if board.outcome() is None and fen not in seen:
+            seen.add(fen)
+            out.append(StartPosition(f"random {len(out) + 1}: {' '.join(moves)}", fen))
+            if len(out) == pairs:
+                return out
+    # a game with fewer distinct short openings than asked for: go round them again
+    return [out[i % len(out)] for i in range(pairs)]
+
+
+# --- the match ---------------------------------------------------------------------------------
+
+@dataclass
+class GameRecord:
+    """One game of a match.  `a_white` says whether player A had White; `points_a` is A's
+    score (1, 0.5, 0); `termination` is the Termination that ended it, or None when the move
+    cap did (`reason` says which in words)."""
+
+    number: int
+    opening: StartPosition
+    a_white: bool
+    white: str
+    black: str
+    result: str
+    winner: Optional[int]
+    termination: Optional[Termination]
+    reason: str
+    start_fen: str
+    moves: List[Move] = field(default_factory=list)
+    variant: str = RUSSIAN.name
+
+    @property
+    def plies(self) -> int:
+        return len(self.moves)
+
+    @property
+    def points_a(self) -> float:
+        if self.winner is None:
+            return 0.5
+        return 1.0 if (self.winner == WHITE) == self.a_white else 0.0
+
+    def board(self) -> Board:
+        """The final position, with the game's moves on its stack."""
+        board = Board(self.variant, fen=self.start_fen)
+        for move in self.moves:
+            board.push(move)
+        return board
+
+    def pdn(self, event: str = "shashki match") -> Game:
+        """The game as a shashki.pdn.Game."""
+        termination = self.termination.value if self.termination is not None else "move_cap"
+        return pdn_game(self.board(), event=event, white=self.white, black=self.black,
+                        result=self.result, round=str(self.number), termination=termination,
+                        extra={"Opening": self.opening.name})
+
+
+@dataclass
+class MatchResult:
+    """The games of a match and its score, from player A's point of view."""
+
+    variant: str
+    a: str
+    b: str
+    games: List[GameRecord] = field(default_factory=list)
+    stats_a: PlayerStats = field(default_factory=PlayerStats)
+    stats_b: PlayerStats = field(default_factory=PlayerStats)
+
+    @property
+    def games_played(self) -> int:
+        return len(self.games)
+
+    @property
+    def wins(self) -> int:
+        return sum(1 for g in self.games if g.points_a == 1.0)
+
+    @property
+    def draws(self) -> int:
+        return sum(1 for g in self.games if g.points_a == 0.5)
+
+    @property
+    def losses(self) -> int:
+        return sum(1 for g in self.games if g.points_a == 0.0)
+
+    @property
+    def points(self) -> float:
+        """A's points: 1 a win, 1/2 a draw."""
+        return sum(g.points_a for g in self.games)
+
+    @property
+    def score(self) -> float:
+        """A's points as a fraction of the games, 0.0 .. 1.0 (0.5 with no games)."""
+        return self.points / len(self.games) if self.games else 0.5
+
+    @property
+    def percentage(self) -> float:
+        return 100.0 * self.score
+
+    @property
+    def elo(self) -> float:
+        """The Elo difference A - B that the score implies (±inf for 100% / 0%)."""
+        s = self.score
+        if s <= 0.0:
+            return -math.inf
+        if s >= 1.0:
+            return math.inf
+        return -400.0 * math.log10(1.0 / s - 1.0)
+
+    @property
+    def pairs(self) -> List[float]:
+        """A's points in each micro-match (the two games of one opening), in order; an
+        unfinished pair (a match stopped early) is left out."""
+        by_opening: Dict[int, List[float]] = {}
+        for g in self.games:
+            by_opening.setdefault((g.number - 1) // 2, []).append(g.points_a)
+        return [sum(p) for p in by_opening.values() if len(p) == 2]
+
+    def pair_score(self) -> Tuple[int, int, int]:
+        """(micro-matches A won, drawn, lost)."""
+        pairs = self.pairs
+        return (sum(p > 1 for p in pairs), sum(p == 1 for p in pairs),
+                sum(p < 1 for p in pairs))
+
+    def summary(self) -> str:
+        """The final score as text."""
+        won, drawn, lost = self.pair_score()
+        elo = self.elo
+        elo_text = f"{elo:+.0f}" if math.isfinite(elo) else ("+inf" if elo > 0 else "-inf")
+        lines = [
+            f"{self.a} vs {self.b}, {self.variant}, {self.games_played} games",
+            f"{self.a}: +{self.wins} ={self.draws} -{self.losses}, "
+            f"{_points(self.points)}/{self.games_played} points, {self.percentage:.1f}% "
+            f"(Elo {elo_text})",
+            f"micro-matches: {self.a} won {won}, drew {drawn}, lost {lost}",
+        ]
+        for label, name, stats in (("A", self.a, self.stats_a), ("B", self.b, self.stats_b)):
+            if stats.searches:
+                lines.append(f"{label} {name}: {stats.moves} moves, mean depth "
+                             f"{stats.mean_depth:.1f}, {stats.nodes} nodes, {stats.time:.1f} s, "
+                             f"{stats.nps / 1000:.0f} knodes/s")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.summary()
+
+
+def _points(value: float) -> str:
+    return f"{value:g}" if value == int(value) else f"{value:.1f}"
+
+
+def adjudicate(board: Board) -> Optional[Outcome]:
+    """The Outcome that ends a match game at `board`, or None: `Board.outcome()`, plus the
+    claimed draws (english) once they hold, not merely the chance to repeat."""
+    outcome = board.outcome()
+    if outcome is not None:
+        return outcome
+    if board.can_claim_draw():
+        claimed = board.outcome(claim_draw=True)
+        if claimed is not None and (claimed.termination is not Termination.THREEFOLD_REPETITION
+                                    or board.is_repetition(3)):
+            return claimed
+    return None
+
+
+def play_game(white: Any, black: Any, board: Board, max_moves: int = DEFAULT_MAX_MOVES,
+              stats: Optional[Mapping[Color, PlayerStats]] = None) -> Optional[Outcome]:
+    """Play `white` against `black` (players with choose(board)) from `board` (changed in
+    place) until adjudicate() ends the game or each side has made `max_moves` moves.
+    Returns (outcome or None at the cap).  `stats` maps a colour to the PlayerStats to add to."""
+    players: Dict[int, Any] = {WHITE: white, BLACK: black}
+    for player in players.values():
+        if hasattr(player, "new_game"):
+            player.new_game(board.copy())
+    plies = 0
+    while True:
+        outcome = adjudicate(board)
+        if outcome is not None:
+            return outcome
+        if plies >= 2 * max_moves:
+            return None
+        side = board.turn
+        chosen = players[side].choose(board.copy())
+        record = stats.get(side) if stats else None
+        if isinstance(chosen, SearchResult):
+            if record is not None:
+                record.searches += 1
+                record.nodes += chosen.nodes
+                record.time += chosen.time
+                record.depth_sum += chosen.depth
+            chosen = chosen.best_move
+        if record is not None:
+            record.moves += 1
+        board.push(chosen)      # text is parsed; an illegal move raises IllegalMoveError
+        plies += 1
+
+
+def match(a: Union[str, EngineSpec, Player, Callable[[Board], Any]],
+          b: Union[str, EngineSpec, Player, Callable[[Board], Any]],
+          variant: Union[str, Variant] = RUSSIAN, *,
+          openings: Union[str, Iterable[Union[Opening, StartPosition, str]], None] = None,
+          games: int = 10, depth: Optional[int] = None, movetime: Optional[float] = None,
+          max_moves: int = DEFAULT_MAX_MOVES, seed: Seed = None,
+          on_game: Optional[Callable[[GameRecord, MatchResult], object]] = None) -> MatchResult:
+    """Play A against B: `games` games (an even number), two per opening with colours
+    swapped, A on White in the first of each pair.
+
+    `a`, `b`: engine specs (text or EngineSpec) or players (see the module docstring).
+    `openings`: a table id, "start" or "random" (see choose_openings), or a list of
+    Openings / StartPositions / FEN strings to play in order.  `depth`/`movetime` are the
+    search limit of a spec that names none.  `on_game(record, result)` is called after each
+    game with the running MatchResult.  Returns a MatchResult.
+    """
+    variant = get_variant(variant)
+    if isinstance(games, bool) or not isinstance(games, int) or games % 2 or \
+            not 2 <= games <= MAX_GAMES:
+        raise ValueError(f"games must be an even number from 2 to {MAX_GAMES} (each opening "
+                         f"is played twice, colours swapped), not {games!r}")
+    if not (isinstance(max_moves, int) and max_moves > 0):
+        raise ValueError(f"max_moves must be a positive int, not {max_moves!r}")
+    pairs = games // 2
+    starts = _starts(variant, openings, pairs, seed)
+    player_a = make_player(a, variant, depth, movetime, "A")
+    player_b = make_player(b, variant, depth, movetime, "B")
+    name_a, name_b = player_name(player_a), player_name(player_b)
+    if name_a == name_b:
+        name_a, name_b = f"A {name_a}", f"B {name_b}"
+    result = MatchResult(variant.name, name_a, name_b)
+    number = 0
+    for start in starts:
+        for a_white in (True, False):
+            number += 1
+            board = Board(variant, fen=start.fen)
+            white, black = (player_a, player_b) if a_white else (player_b, player_a)
+            stats = {WHITE: result.stats_a if a_white else result.stats_b,
+                     BLACK: result.stats_b if a_white else result.stats_a}
+            start_fen = board.fen()
+            outcome = play_game(white, black, board, max_moves, stats)
+            winner: Optional[int]
+            termination: Optional[Termination]
+            if outcome is None:
+                res, winner, termination = "1/2-1/2", None, None
+                reason = f"drawn at the cap of {max_moves} moves each"
+            else:
+                res, winner, termination = outcome.result(), outcome.winner, outcome.termination
+                reason = describe_outcome(outcome, variant)
+            record = GameRecord(number, start, a_white,
+                                name_a if a_white else name_b, name_b if a_white else name_a,
+                                res, winner, termination, reason, start_fen,
+                                list(board.move_stack), variant.name)
+            result.games.append(record)
+            if on_game is not None:
+                on_game(record, result)
+    return result
+
+
+def _starts(variant: Variant,
+            openings: Union[str, Iterable[Union[Opening, StartPosition, str]], None],
+            pairs: int, seed: Seed) -> List[StartPosition]:
+    if openings is None or isinstance(openings, str):
+        return choose_openings(variant, openings, pairs, seed)
+    starts: List[StartPosition] = []
+    for item in openings:
+        if isinstance(item, StartPosition):
+            starts.append(item)
+        elif isinstance(item, str):
+            starts.append(StartPosition(item, Board(variant, fen=item).fen()))
+        elif hasattr(item, "fen") and hasattr(item, "name"):
+            starts.append(StartPosition(item.name, item.fen))
+        else:
+            raise ValueError(f"an opening is an Opening, a StartPosition or a FEN string, "
+                             f"not {type(item).__name__}")
+    if not starts:
+        raise ValueError("no openings given")
+    return [starts[i % len(starts)] for i in range(pairs)]
+
+
+# --- the command -------------------------------------------------------------------------------
+
+def add_parser(sub: SubParsers) -> None:
+    """Add `shashki match` to the subcommands of the shashki parser."""
+    p = add_command(
+        sub, "match", cmd_match, help="play engine settings against each other",
+        description="Play engine A against engine B from opening positions, each opening "
+                    "twice with colours swapped, and print the score.  An engine is a spec "
+                    "such as depth=4, movetime=0.1, nodes=20000, 'depth=6,hash=16'.")
+    p.add_argument("a", metavar="A", help="engine spec of player A (its score is reported)")
+    p.add_argument("b", metavar="B", help="engine spec of player B")
+    add_variant(p, "--variant", "-v", default=RUSSIAN.name)
+    tables = "; ".join(f"{v.name}: {', '.join(ballots.opening_tables(v)) or 'none'}"
+                       for v in VARIANTS)
+    p.add_argument("--openings", metavar="TABLE",
+                   help=f"where the openings come from: one of the game's opening tables "
+                        f"({tables}), 'start' or 'random'; default: "
+                        + ", ".join(f"{v.name} {v.match_openings}" for v in VARIANTS))
+    p.add_argument("--games", "-n", default=10,
+                   type=even("--games", 2, MAX_GAMES, "each opening is played twice, colours "
+                                                     "swapped"),
+                   help="games to play, an even number (default 10)")
+    limit = p.add_mutually_exclusive_group()
+    limit.add_argument("--movetime", type=seconds("--movetime"), metavar="S",
+                       help="seconds per move for a spec that sets no limit")
+    limit.add_argument("--depth", type=whole("--depth", 1, MAX_DEPTH), metavar="D",
+                       help=f"search depth for a spec that sets no limit "
+                            f"(default {DEFAULT_DEPTH})")
+    p.add_argument("--max-moves", type=whole("--max-moves", 1, MAX_MAX_MOVES),
+                   default=DEFAULT_MAX_MOVES, metavar="N",
+                   help=f"moves of each side before a game is drawn (default "
+                        f"{DEFAULT_MAX_MOVES})")
+    p.add_argument("--seed", type=int, help="sample the openings at random with this seed")
+    p.add_argument("--save", metavar="FILE.pdn", help="write the games to FILE as PDN")
+
+
+def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
+    spec_a = EngineSpec.parse(args.a).with_defaults(args.depth, args.movetime)
+    spec_b = EngineSpec.parse(args.b).with_defaults(args.depth, args.movetime)
+    starts = choose_openings(args.variant, args.openings, args.games // 2, args.seed)
+    table = args.openings or get_variant(args.variant).match_openings
+    print(f"match: A {spec_a} vs B {spec_b}, {args.variant}, {args.games} games from "
+          f"{table}, colours swapped per opening, cap {args.max_moves} moves", file=out)
+    out.flush()
+
+    def report(record: GameRecord, result: MatchResult) -> None:
+        a_side = "A white" if record.a_white else "A black"
+        print(f"game {record.number:>3}  {_clip(record.opening.name, 24):<24} {a_side}  "
+              f"{record.result:<7} {record.plies:>3} plies  {_clip(record.reason, 40):<40}  "
+              f"A {_points(result.points)}/{result.games_played} "
+              f"(+{result.wins} ={result.draws} -{result.losses})", file=out)
+        out.flush()
+
+    result = match(spec_a, spec_b, args.variant, openings=starts, games=args.games,
+                   max_moves=args.max_moves, on_game=report)
+    print(result.summary(), file=out)
+    if args.save:
+        with open(args.save, "w", encoding="utf-8") as handle:
+            for record in result.games:
+                record.pdn().write(handle)
+        print(f"games saved to {args.save}", file=out)
+    return 0
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:width - 3] + "..."

@@ -1,0 +1,221 @@
+"""Who plays in a match: the built-in engine with the settings of an engine spec
+(``"depth=4"``, ``"movetime=0.1,hash=16"``), or any object with a ``choose(board)`` method, or
+a plain function of the board.
+
+    >>> from shashki.apps.players import EngineSpec
+    >>> spec = EngineSpec.parse("depth=4, hash=16, king=250")
+    >>> spec.limit, spec.hash_mb, spec.weights
+    (Limit(depth=4), 16, (('king', 250),))
+    >>> str(spec)
+    'depth=4,hash=16,king=250'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Optional, Protocol, Tuple, Union
+
+from ..board import Board
+from ..engine import EVAL_WEIGHTS, Engine, SearchResult
+from ..errors import ShashkiError
+from ..limits import Limit, check_hash_mb
+from ..move import Move
+from ..variants import Variant
+
+__all__ = ["DEFAULT_DEPTH", "DEFAULT_HASH_MB", "EnginePlayer", "EngineSpec", "EngineSpecError",
+           "Player", "PlayerStats", "make_player", "player_name"]
+
+#: the search limit of a spec that names none, when the match gives none either
+DEFAULT_DEPTH = 6
+#: transposition table of each engine in a match, MiB: two engines share the machine
+DEFAULT_HASH_MB = 16
+
+
+class EngineSpecError(ShashkiError):
+    """An engine spec that cannot be read (``depth=4,hash=16`` is one that can)."""
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """Settings of the built-in engine: the search `limit`, the hash size, an optional `name`
+    for the score table, and evaluation weights (`weights`, (name, value) pairs passed to
+    Engine)."""
+
+    limit: Limit = Limit()
+    hash_mb: Optional[int] = None
+    name: Optional[str] = None
+    weights: Tuple[Tuple[str, int], ...] = ()
+
+    KEYS = ("depth", "nodes", "movetime", "hash", "name")
+
+    @property
+    def depth(self) -> Optional[int]:
+        return self.limit.depth
+
+    @property
+    def nodes(self) -> Optional[int]:
+        return self.limit.nodes
+
+    @property
+    def movetime(self) -> Optional[float]:
+        return self.limit.movetime
+
+    @classmethod
+    def parse(cls, text: Union[str, EngineSpec]) -> EngineSpec:
+        """Read ``key=value`` settings separated by commas or spaces: depth (plies), nodes,
+        movetime (seconds; also ``time``), hash (MiB), name, and evaluation weights
+        (man, king, advance, back_rank, centre: integers)."""
+        if isinstance(text, EngineSpec):
+            return text
+        if not isinstance(text, str):
+            raise EngineSpecError(f"an engine spec is text such as 'depth=4', "
+                                  f"not {type(text).__name__}")
+        settings: Dict[str, str] = {}
+        items = text.replace(",", " ").split()
+        if not items:
+            raise EngineSpecError(f"empty engine spec {text!r}; expected settings such as "
+                                  f"'depth=4' or 'movetime=0.1,hash=16'")
+        for item in items:
+            key, eq, value = item.partition("=")
+            key = key.strip().lower().replace("-", "_")
+            value = value.strip()
+            if not eq or not key or not value:
+                raise EngineSpecError(f"cannot read {item!r} in engine spec {text!r}; expected "
+                                      f"key=value, e.g. depth=4")
+            key = "movetime" if key == "time" else key
+            if key not in cls.KEYS and key not in EVAL_WEIGHTS:
+                raise EngineSpecError(
+                    f"unknown setting {key!r} in engine spec {text!r}; expected "
+                    f"{', '.join(cls.KEYS)} or an evaluation weight ({', '.join(EVAL_WEIGHTS)})")
+            if key in settings:
+                raise EngineSpecError(f"{key} is given twice in engine spec {text!r}")
+            settings[key] = value
+        try:
+            limit = Limit(depth=_number(settings.get("depth"), int),
+                          nodes=_number(settings.get("nodes"), int),
+                          movetime=_number(settings.get("movetime"), float))
+            hash_mb = _number(settings.get("hash"), int)
+            if hash_mb is not None:
+                check_hash_mb(hash_mb, whole=True)
+            weights = tuple(sorted((k, _whole(k, v)) for k, v in settings.items()
+                                   if k in EVAL_WEIGHTS))
+        except ValueError as exc:
+            raise EngineSpecError(f"{exc} (in engine spec {text!r})") from None
+        return cls(limit, hash_mb, settings.get("name"), weights)
+
+    @property
+    def has_limit(self) -> bool:
+        return self.limit != Limit()
+
+    def with_defaults(self, depth: Optional[int] = None,
+                      movetime: Optional[float] = None) -> EngineSpec:
+        """This spec, or, when it sets no search limit, the match's `depth`/`movetime` (or
+        DEFAULT_DEPTH when neither is given)."""
+        if self.has_limit:
+            return self
+        if depth is None and movetime is None:
+            depth = DEFAULT_DEPTH
+        return dataclasses.replace(self, limit=Limit(depth=depth, movetime=movetime))
+
+    def __str__(self) -> str:
+        if self.name:
+            return self.name
+        parts = [f"{k}={v:g}" if k == "movetime" else f"{k}={v}"
+                 for k, v in (("depth", self.depth), ("nodes", self.nodes),
+                              ("movetime", self.movetime), ("hash", self.hash_mb))
+                 if v is not None]
+        parts += [f"{k}={v}" for k, v in self.weights]
+        return ",".join(parts) or "default"
+
+
+def _number(text: Optional[str], kind: Callable[[str], Any]) -> Any:
+    """`text` read as an int or a float (the Limit checks the value), or None."""
+    if text is None:
+        return None
+    try:
+        return kind(text)
+    except ValueError:
+        return text         # refused by the check, with the text in its message
+
+
+def _whole(key: str, text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"{key} must be a whole number, not {text!r}") from None
+
+
+@dataclass
+class PlayerStats:
+    """What one player spent over a match: its moves, and for engines their search effort."""
+    moves: int = 0
+    searches: int = 0
+    nodes: int = 0
+    time: float = 0.0
+    depth_sum: int = 0
+
+    @property
+    def mean_depth(self) -> float:
+        return self.depth_sum / self.searches if self.searches else 0.0
+
+    @property
+    def nps(self) -> float:
+        return self.nodes / self.time if self.time > 0 else 0.0
+
+
+class Player(Protocol):
+    """What plays in a match: `choose(board)` returns a legal Move of `board`, its text, or a
+    SearchResult (whose effort is then counted in the match's PlayerStats)."""
+
+    def choose(self, board: Board) -> Union[Move, str, SearchResult]: ...
+
+
+class EnginePlayer:
+    """The built-in engine with an EngineSpec's settings, one per player (own hash table)."""
+
+    def __init__(self, spec: EngineSpec, variant: Variant) -> None:
+        self.spec = spec
+        self.name = str(spec)
+        self.engine = Engine(variant, spec.hash_mb or DEFAULT_HASH_MB, **dict(spec.weights))
+
+    def new_game(self, board: Board) -> None:
+        # a fresh table per game: each game then depends only on its opening and the settings
+        self.engine.new_game()
+
+    def choose(self, board: Board) -> SearchResult:
+        return self.engine.search(board, limit=self.spec.limit)
+
+
+class _FunctionPlayer:
+    def __init__(self, function: Callable[[Board], Any], name: str) -> None:
+        self.function = function
+        self.name = name
+
+    def choose(self, board: Board) -> Any:
+        return self.function(board)
+
+
+def make_player(item: Any, variant: Variant, depth: Optional[int],
+                movetime: Optional[float], label: str) -> Any:
+    """The player for `item` (an engine spec, a player, a function of the board), named
+    `label` unless it has a name; a spec without limits gets `depth`/`movetime`."""
+    if isinstance(item, (str, EngineSpec)):
+        return EnginePlayer(EngineSpec.parse(item).with_defaults(depth, movetime), variant)
+    if hasattr(item, "choose"):
+        if not getattr(item, "name", None):
+            try:
+                item.name = label
+            except AttributeError:
+                pass
+        return item
+    if callable(item):
+        return _FunctionPlayer(item, getattr(item, "__name__", label))
+    raise EngineSpecError(f"player {label} must be an engine spec, an object with a "
+                          f"choose(board) method or a function of the board, "
+                          f"not {type(item).__name__}")
+
+
+def player_name(player: Any) -> str:
+    name: str = getattr(player, "name", None) or type(player).__name__
+    return name

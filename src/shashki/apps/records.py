@@ -1,0 +1,42 @@
+"""What a front end writes about a game it played: the PDN record and the outcome in words."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Mapping, Optional, Union
+
+from .. import pdn
+from ..board import Board
+from ..outcome import Outcome, Termination
+from ..variants import COLOR_NAMES, Variant, get_variant
+
+__all__ = ["describe_outcome", "pdn_game"]
+
+
+def pdn_game(board: Board, *, event: str, white: str, black: str, result: str,
+             round: str = "?", termination: Optional[str] = None,
+             extra: Optional[Mapping[str, str]] = None) -> pdn.Game:
+    """The game that led to `board` (its start and its move stack) as a pdn.Game, headed by
+    the Seven Tag Roster (Event, Site, Date: today, Round, White, Black, Result), then the
+    `extra` headers and Termination."""
+    headers = {"Event": event, "Site": "?", "Date": datetime.date.today().strftime("%Y.%m.%d"),
+               "Round": round, "White": white, "Black": black, "Result": result}
+    headers.update(extra or {})
+    if termination:
+        headers["Termination"] = termination
+    return pdn.Game.from_board(board, headers=headers)
+
+
+def describe_outcome(outcome: Outcome, variant: Union[str, Variant]) -> str:
+    """The rule that ended a game, in words: "black has no legal move", "draw: ...")."""
+    variant = get_variant(variant)
+    winner = outcome.winner
+    if outcome.termination is Termination.NO_MOVES and winner is not None:  # (always a winner)
+        if variant.reversed_goal:
+            return (f"{COLOR_NAMES[winner]} has no legal move, and in "
+                    f"{variant.name} that wins")
+        return f"{COLOR_NAMES[1 - winner]} has no legal move"
+    text = f"draw: {outcome.termination.text}"
+    if outcome.article:
+        text += f" (FMJD-64 art. {outcome.article})"
+    return text

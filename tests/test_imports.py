@@ -1,0 +1,121 @@
+"""The shape of the package (issue 11): module-level imports form no cycle, so they can sit at
+the top of modules; the front ends and the engine import at module top and read no other
+object's underscore names."""
+
+import ast
+from pathlib import Path
+
+import shashki
+
+PACKAGE = Path(shashki.__file__).resolve().parent
+# the modules whose imports are all at their top (a function-level import only where import
+# time needs it, with a comment on the line before saying why)
+TOP_LEVEL_ONLY = ["apps", "engine.py", "limits.py", "diagram.py", "perft.py"]
+
+
+def _modules():
+    """{module name: (path, is_package)} of every Python module of the package."""
+    out = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        if is_package:
+            parts.pop()
+        out[".".join(parts)] = (path, is_package)
+    return out
+
+
+def _runtime_imports(body):
+    """The import statements that run when a module is imported (not under TYPE_CHECKING,
+    not in a function)."""
+    for node in body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        elif isinstance(node, ast.If):
+            if "TYPE_CHECKING" not in ast.dump(node.test):
+                yield from _runtime_imports(node.body)
+            yield from _runtime_imports(node.orelse)
+        elif isinstance(node, ast.Try):
+            for block in [node.body, node.orelse, node.finalbody] + [h.body for h in
+                                                                     node.handlers]:
+                yield from _runtime_imports(block)
+
+
+def _import_graph():
+    modules = _modules()
+    graph = {}
+    for name, (path, is_package) in modules.items():
+        package = name if is_package else name.rpartition(".")[0]
+        targets = set()
+        for node in _runtime_imports(ast.parse(path.read_text(encoding="utf-8")).body):
+            if isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names)
+                continue
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join(parts + ([node.module] if node.module else []))
+            targets.add(base)
+            targets.update(f"{base}.{alias.name}" for alias in node.names)
+        # importing a submodule imports its package first: that edge is no cycle
+        graph[name] = {t for t in targets
+                       if t in modules and t != name and not name.startswith(t + ".")}
+    return graph
+
+
+def test_the_graph_is_read():
+    graph = _import_graph()
+    assert "shashki.limits" in graph["shashki.engine"]
+    assert {"shashki.apps.play", "shashki.apps.match", "shashki.apps.hub"} <= \
+        graph["shashki.apps.cli"]
+
+
+def test_module_level_imports_form_no_cycle():
+    graph = _import_graph()
+    state = {}
+    cycles = []
+
+    def visit(name, path):
+        state[name] = "open"
+        for target in sorted(graph[name]):
+            if state.get(target) == "open":
+                cycles.append(" -> ".join(path[path.index(target):] + [target]))
+            elif target not in state:
+                visit(target, path + [target])
+        state[name] = "done"
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [name])
+    assert not cycles, "import cycles:\n" + "\n".join(cycles)
+
+
+def _checked_files():
+    for entry in TOP_LEVEL_ONLY:
+        path = PACKAGE / entry
+        yield from sorted(path.rglob("*.py")) if path.is_dir() else [path]
+
+
+def test_front_ends_import_at_module_top():
+    found = []
+    for path in _checked_files():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for node in ast.walk(ast.parse("\n".join(lines))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for inner in ast.walk(node):
+                    if isinstance(inner, (ast.Import, ast.ImportFrom)) and \
+                            not lines[inner.lineno - 2].strip().startswith("#"):
+                        found.append(f"{path.relative_to(PACKAGE)}:{inner.lineno}")
+    assert not found, f"function-level imports without a comment saying why: {found}"
+
+
+def test_no_underscore_names_of_other_objects():
+    # Board's private state (board._masks() ...) and other modules' private names
+    found = []
+    for path in _checked_files():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr.startswith("_") and \
+                    not node.attr.startswith("__") and \
+                    not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                found.append(f"{path.relative_to(PACKAGE)}:{node.lineno} .{node.attr}")
+    assert not found, found
