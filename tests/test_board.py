@@ -223,3 +223,24 @@ def test_the_top_level_namespace_holds_only_the_api():
     for name in ("Any", "Dict", "List", "Optional", "Tuple", "TYPE_CHECKING"):
         assert not hasattr(shashki, name), name
     assert set(shashki.__all__) <= set(dir(shashki))
+
+
+def test_the_legal_moves_iterated_are_those_of_the_position_iterated():
+    board = Board("russian")
+    expected = [str(m) for m in board.legal_moves]
+    # looking ahead: push and pop inside the loop
+    seen = []
+    for move in board.legal_moves:
+        seen.append(str(move))
+        board.push(move)
+        board.push(next(iter(board.legal_moves)))
+        board.pop()
+        board.pop()
+    assert seen == expected
+    # playing on: the moves left are still the first position's
+    seen = []
+    for move in board.legal_moves:
+        seen.append(str(move))
+        if len(board.move_stack) < 3:
+            board.push(next(iter(board.legal_moves)))
+    assert seen == expected and len(board.move_stack) == 3

@@ -260,7 +260,7 @@ cdef class LegalMoves:
 
     def __iter__(self):
         self.board.generate()
-        return MoveIterator(self.board, self.board.stamp)
+        return MoveIterator(self.board)
 
     def __contains__(self, move):
         if not isinstance(move, Move):
@@ -271,34 +271,67 @@ cdef class LegalMoves:
         return f"<LegalMoves ({', '.join(map(str, self))})>"
 
 
+cdef inline bint same_position(const Position *a, const Position *b) noexcept:
+    return (a.pieces[0] == b.pieces[0] and a.pieces[1] == b.pieces[1] and a.kings == b.kings
+            and a.turn == b.turn)
+
+
 @cython.freelist(16)
 cdef class MoveIterator:
-    """The moves of a LegalMoves view, made one by one."""
+    """The moves of a LegalMoves view, made one by one: the moves of the position the view was
+    iterated in, whatever is played on the board meanwhile (``for m in board.legal_moves:
+    board.push(m) ... board.pop()`` is the usual way to look ahead)."""
 
     cdef BoardCore board
     cdef int64_t stamp
+    cdef Position pos
     cdef int i
+    cdef list rest         # the moves left, made at once when the board moved on for good
 
-    def __cinit__(self, BoardCore board, int64_t stamp):
+    def __cinit__(self, BoardCore board):
         self.board = board
-        self.stamp = stamp
+        self.stamp = board.stamp
+        self.pos = board.pos
         self.i = 0
+        self.rest = None
 
     def __iter__(self):
         return self
 
     def __length_hint__(self):
+        if self.rest is not None:
+            return len(self.rest) - self.i
         return self.board.nmoves - self.i if self.board.stamp == self.stamp else 0
 
     def __next__(self):
-        if self.board.stamp != self.stamp:
-            if self.i == 0 or self.i < self.board.nmoves:
-                raise RuntimeError("the board changed while its legal moves were iterated")
-            raise StopIteration
-        if self.i >= self.board.nmoves:
+        cdef BoardCore b = self.board
+        cdef Position now
+        cdef int j
+        if self.rest is not None:
+            if self.i >= len(self.rest):
+                raise StopIteration
+            self.i += 1
+            return self.rest[self.i - 1]
+        if b.stamp != self.stamp:
+            if same_position(&b.pos, &self.pos):
+                # back on the position (a push and a pop): its list, generated again, is the
+                # same list in the same order
+                b.generate()
+            else:
+                # the board has moved on: the moves left of the position iterated are made now
+                now = b.pos
+                b.pos = self.pos
+                b.stamp = 0
+                b.generate()
+                self.rest = [b.make(j) for j in range(b.nmoves)]
+                b.pos = now
+                b.stamp = 0
+                return self.__next__()
+            self.stamp = b.stamp
+        if self.i >= b.nmoves:
             raise StopIteration
         self.i += 1
-        return self.board.make(self.i - 1)
+        return b.make(self.i - 1)
 
 
 # --- the board ---------------------------------------------------------------------------------
