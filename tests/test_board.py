@@ -244,3 +244,11 @@ def test_the_legal_moves_iterated_are_those_of_the_position_iterated():
         if len(board.move_stack) < 3:
             board.push(next(iter(board.legal_moves)))
     assert seen == expected and len(board.move_stack) == 3
+
+
+@pytest.mark.parametrize("depth", [2**70, -1, 65, 1.5, "3"])
+def test_perft_and_divide_check_the_depth(depth):
+    # 2**70 overflowed the C int (OverflowError) before the depth was bounded
+    for call in (lambda: Board().perft(depth, jobs=1), lambda: Board().divide(depth)):
+        with pytest.raises(ValueError, match="depth"):
+            call()

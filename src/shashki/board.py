@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple, Type, Union
 
 from . import notation as _notation
-from . import squares as _sq
+from .diagram import diagram
 from ._core import perft as _perft
 from ._core.board import BoardCore, LegalMoves, Move
 from .errors import IllegalMoveError, InvalidVariantError
@@ -152,8 +152,9 @@ class Board(BoardCore):
         shashki.perft.PerftTable to count with (one thread), kept between runs of the same
         game and convention.
         """
-        depth = _check_depth(depth)
-        from .perft import check_options
+        # the perft runner loads threads, hashing and JSON: imported when a count is asked for
+        from .perft import check_depth, check_options
+        depth = check_depth(depth)
         check_options(jobs, hash_mb)
         if table is not None:
             if hash_mb or executor is not None or checkpoint is not None or \
@@ -172,7 +173,8 @@ class Board(BoardCore):
 
     def divide(self, depth: int, paths: bool = False) -> Dict[Move, int]:
         """Perft split by first move: {move: leaves}."""
-        depth = _check_depth(depth)
+        from .perft import check_depth  # (see perft)
+        depth = check_depth(depth)
         if depth == 0:
             return {}
         out: Dict[Move, int] = {}
@@ -186,25 +188,7 @@ class Board(BoardCore):
     # --- display --------------------------------------------------------------------------
 
     def __str__(self) -> str:
-        mirrored = self.variant.squares == "italian"
-        rows = ["  +-----------------+"]
-        for rank in range(7, -1, -1):
-            cells = []
-            for col in range(8):
-                file = 7 - col if mirrored else col
-                square = _sq.square_at(file, rank)
-                if square is None:
-                    cells.append(" ")
-                    continue
-                piece = self.piece_at(square)
-                if piece is None:
-                    cells.append(".")
-                else:
-                    cells.append("wb"[piece[0]].upper() if piece[1] else "wb"[piece[0]])
-            rows.append(f"{rank + 1} | {' '.join(cells)} |")
-        rows.append("  +-----------------+")
-        rows.append("    a b c d e f g h")
-        return "\n".join(rows)
+        return diagram(self)
 
     def __repr__(self) -> str:
         return f"Board({self.variant.name!r}, fen={self.fen()!r})"
@@ -229,14 +213,6 @@ def _fmjd_setting(variant: Variant, value: Optional[bool]) -> bool:
         raise InvalidVariantError(
             f"the FMJD-64 draw rules are for russian and brazilian, not {variant.name}")
     return value
-
-
-def _check_depth(depth: object) -> int:
-    if isinstance(depth, bool) or not isinstance(depth, int):
-        raise ValueError(f"depth must be an int, not {type(depth).__name__}")
-    if depth < 0:
-        raise ValueError(f"depth must be 0 or more, not {depth}")
-    return depth
 
 
 def _unpickle(cls: Type[Board], variant: str, fmjd: bool, root: Masks, moves: Any,

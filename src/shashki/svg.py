@@ -111,7 +111,7 @@ class _View:
 
     def __init__(self, variant: Variant, flipped: bool, margin: int) -> None:
         # italian boards are mirrored: the internal a-file is the right-hand edge (h1 is dark)
-        self.mirrored = variant.squares == "italian"
+        self.mirrored = variant.mirrored
         self.flipped = flipped
         self.margin = margin
         self.variant = variant
