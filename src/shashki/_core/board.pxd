@@ -8,6 +8,10 @@ cdef class Notation:
     cdef readonly tuple names           # square -> its name in the game's notation
     cdef readonly str capture_sep
     cdef readonly object variant        # the game's record (shashki.variants.Variant)
+    cdef bint numeric                   # squares are numbers
+    cdef int nsquares
+    cdef int order[64]                  # the squares in the order a FEN lists them
+    cdef int number[64]                 # square -> its number (numeric games)
 
 
 cdef class Move:

@@ -37,9 +37,22 @@ cdef class Notation:
     """How a game names its squares and writes a capture (built by shashki.variants)."""
 
     def __init__(self, names, str capture_sep, variant):
+        cdef int i
         self.names = tuple(names)
         self.capture_sep = capture_sep
         self.variant = variant
+        self.numeric = variant.numeric
+        self.nsquares = len(self.names)
+        if self.nsquares > 64:
+            raise ValueError("a board has at most 64 squares")
+        # numeric games list squares by number (with ranges); the others by square
+        if self.numeric:
+            keyed = sorted(range(self.nsquares), key=lambda s: int(self.names[s]))
+        else:
+            keyed = list(range(self.nsquares))
+        for i in range(self.nsquares):
+            self.order[i] = keyed[i]
+            self.number[i] = int(self.names[i]) if self.numeric else 0
 
     def __reduce__(self):
         return (_notation_of, (self.variant.name,))
@@ -427,23 +440,39 @@ cdef class BoardCore:
     def fen(self):
         """The position as PDN FEN in the game's notation: White's section first, men then
         kings, squares in increasing order (numeric squares with ranges, as ``21-32``)."""
-        cdef int c, s, g
-        cdef tuple names = self.notation.names
-        cdef bint numeric = self.variant.numeric
-        cdef u64 own
+        cdef Notation nt = self.notation
+        cdef int c, i, j, s, first, last
+        cdef tuple names = nt.names
+        cdef u64 men, kings
+        cdef list items
         parts = ["W" if self.pos.turn == WHITE else "B"]
         for c in range(2):
-            own = self.pos.pieces[c]
-            men = []
-            kings = []
-            for s in range(self.kernel.squares):
-                g = self.kernel.bit[s]
-                if own >> g & 1:
-                    (kings if self.pos.kings >> g & 1 else men).append(names[s])
-            if numeric:
-                men = _runs(sorted([int(n) for n in men]))
-                kings = sorted([int(n) for n in kings])
-            parts.append("WB"[c] + ",".join(men + ["K" + str(k) for k in kings]))
+            men = self.pos.pieces[c] & ~self.pos.kings
+            kings = self.pos.pieces[c] & self.pos.kings
+            items = []
+            i = 0
+            while i < nt.nsquares:
+                s = nt.order[i]
+                if not men >> self.kernel.bit[s] & 1:
+                    i += 1
+                    continue
+                j = i
+                if nt.numeric:
+                    # consecutive numbers, three or more, are written as a range: "21-32"
+                    while j + 1 < nt.nsquares and men >> self.kernel.bit[nt.order[j + 1]] & 1 \
+                            and nt.number[nt.order[j + 1]] == nt.number[nt.order[j]] + 1:
+                        j += 1
+                if j - i >= 2:
+                    items.append(names[s] + "-" + names[nt.order[j]])
+                    i = j + 1
+                else:
+                    items.append(names[s])
+                    i += 1
+            for i in range(nt.nsquares):
+                s = nt.order[i]
+                if kings >> self.kernel.bit[s] & 1:
+                    items.append("K" + names[s])
+            parts.append(("W" if c == WHITE else "B") + ",".join(items))
         return ":".join(parts)
 
     # --- moves ---------------------------------------------------------------------------------
@@ -772,23 +801,6 @@ cdef class BoardCore:
         """Every draw counter of the position (shashki.outcome.DrawCounters), in plies."""
         return _DrawCounters(self.draws.halfmove, self.draws.balance, self.draws.road,
                              self.draws.few)
-
-
-def _runs(numbers):
-    # consecutive numbers of length three or more are written as a range, as in "W:W21-32"
-    out = []
-    i = 0
-    while i < len(numbers):
-        j = i
-        while j + 1 < len(numbers) and numbers[j + 1] == numbers[j] + 1:
-            j += 1
-        if j - i >= 2:
-            out.append(f"{numbers[i]}-{numbers[j]}")
-            i = j + 1
-        else:
-            out.append(str(numbers[i]))
-            i += 1
-    return out
 
 
 # the Python side of game end (shashki.outcome), bound when that module is loaded
