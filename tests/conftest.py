@@ -9,6 +9,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from perftfile import shared_dir  # noqa: E402
 
+# The engine probes the endgame databases of the default folder when there are any: the tests
+# must not depend on what the user's cache holds, so they get an empty folder of their own
+# (subprocesses inherit it) unless SHASHKI_TEST_EGDB names one.
+if "SHASHKI_TEST_EGDB" in os.environ:
+    os.environ["SHASHKI_EGDB"] = os.environ["SHASHKI_TEST_EGDB"]
+else:
+    import tempfile  # noqa: E402
+    os.environ["SHASHKI_EGDB"] = tempfile.mkdtemp(prefix="shashki-test-egdb-")
+
 # The modules that read the perft suites and games of ../shared.  Where that folder cannot be
 # had (a wheel tested inside cibuildwheel's container), SHASHKI_SKIP_SHARED=1 skips them;
 # anywhere else a missing shared/ stops the run with the reason, rather than failing

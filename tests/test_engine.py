@@ -140,7 +140,7 @@ def test_a_limit_object_or_keywords():
 @pytest.mark.parametrize("kwargs, expected", [
     ({"hash_mb": 10 ** 12}, "hash size must be a whole number of MiB from 1 to"),
     ({"hash_mb": 0}, "hash size"), ({"hash_mb": 2.5}, "hash size"), ({"hash_mb": "8"}, "hash"),
-    ({"man": 10 ** 30}, "too large"), ({"advance": 10 ** 4}, "too large"),
+    ({"man": 10 ** 30}, "too large"), ({"runaway": 10 ** 5}, "too large"),
     ({"man": "100"}, "whole number"), ({"kingg": 3}, "unknown evaluation weight 'kingg'"),
 ])
 def test_engine_settings_are_checked(kwargs, expected):
@@ -170,7 +170,7 @@ class _FakeSearcher:
     def new_search(self):
         pass
 
-    def search(self, board, depth, node_limit, deadline):
+    def search(self, board, depth, node_limit, deadline, prev_score=None):
         self.calls.append((depth, deadline))
         took = 0.1 * 1.5 ** (depth - 1)
         if deadline and self.clock.now + took > deadline:
@@ -189,31 +189,37 @@ def fake_search(monkeypatch):
     return eng, clock
 
 
-def test_movetime_starts_an_iteration_that_can_still_finish(fake_search):
+def test_movetime_is_used_in_full(fake_search):
     eng, clock = fake_search
     result = eng.search(shashki.Board("russian"), movetime=1.0)
-    # 0.1 + 0.15 + 0.225 + 0.3375 s: after depth 4 only 0.1875 s are left, less than depth 4
-    # took, so depth 5 is not started
-    assert [d for d, _ in eng._searcher.calls] == [1, 2, 3, 4]
-    assert all(deadline == pytest.approx(101.0) for _, deadline in eng._searcher.calls)
-    assert result.depth == 4 and result.time == pytest.approx(0.8125)
-
-
-def test_movetime_lets_the_deadline_stop_the_last_iteration(fake_search):
-    eng, clock = fake_search
-    result = eng.search(shashki.Board("russian"), movetime=1.2)
-    # after depth 4 (0.8125 s) 0.3875 s are left, more than depth 4 took: depth 5 starts and
-    # the deadline cuts it short; the answer is depth 4's, after the whole 1.2 s
+    # 0.1 + 0.15 + 0.225 + 0.3375 s: after depth 4 0.1875 s are left; depth 5 starts anyway
+    # (a cut-short iteration can still find a better move) and the deadline stops it; the
+    # answer is depth 4's, after the whole second
     assert [d for d, _ in eng._searcher.calls] == [1, 2, 3, 4, 5]
-    assert result.depth == 4 and result.time == pytest.approx(1.2)
-    assert clock.now == pytest.approx(101.2)
+    assert all(deadline == pytest.approx(101.0) for _, deadline in eng._searcher.calls)
+    assert result.depth == 4 and result.time == pytest.approx(1.0)
+    assert clock.now == pytest.approx(101.0)
 
 
-def test_clock_budget_is_the_deadline(fake_search):
+def test_clock_target_and_hard_limit(fake_search):
     eng, clock = fake_search
     eng.search(shashki.Board("russian"), clock=40.0, increment=0.0)
-    assert [deadline for _, deadline in eng._searcher.calls] == \
-        [pytest.approx(101.0)] * len(eng._searcher.calls)
+    # time_budget(40) is 1 s: the search may stretch it to 3 s (a quarter of the clock is
+    # 10 s), the deadline of every iteration; it stops when an iteration ends after 0.6 of
+    # the target (the best move never changes here, so the target stays 1 s): depth 3 ends
+    # after 0.475 s, depth 4 after 0.8125 s
+    calls = eng._searcher.calls
+    assert [deadline for _, deadline in calls] == [pytest.approx(103.0)] * len(calls)
+    assert [d for d, _ in calls] == [1, 2, 3, 4]
+    assert clock.now == pytest.approx(100.8125)
+
+
+def test_a_cut_short_iteration_can_change_the_move():
+    # the C search returns the root move it found better before the deadline
+    board = shashki.Board("russian")
+    eng = Engine("russian")
+    result = eng.search(board, movetime=0.05)
+    assert result.best_move in board.legal_moves and result.time >= 0.04
 
 
 def test_module_search_does_not_depend_on_earlier_calls():

@@ -290,6 +290,22 @@ def test_ponder_then_ponder_hit(engine):
     assert engine.until("pong") == ["pong"]
 
 
+def test_a_ponder_search_that_already_took_its_time_answers_at_ponder_hit(engine):
+    # the time spent pondering counts: after 1 s of pondering a 0.3 s move is due at once,
+    # with the ponder search's deeper result
+    start(engine, "english")
+    engine.send("pos start", "level move-time=0.3", "go ponder")
+    pondered = [line for line in engine.quiet(1.0) if line.startswith("info")]
+    assert pondered and not any(line.startswith("done") for line in pondered)
+    engine.send("ponder-hit")
+    began = time.monotonic()
+    lines = engine.until("done", timeout=5)
+    assert time.monotonic() - began < 2      # (the old hub searched the full 0.3 s more)
+    depths = [int(hub.parse_line(line)[1]["depth"]) for line in pondered + lines
+              if line.startswith("info")]
+    assert max(depths) >= 8
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_bad_input_is_answered_and_the_engine_goes_on(engine, variant):
     start(engine, variant)

@@ -20,14 +20,17 @@ from typing import (TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional,
 
 from ._core import search as _search
 from .limits import MAX_DEPTH, Limit, as_int, check_hash_mb, shown
+from .egdb import for_engine as egdb_tables
 from .variants import RUSSIAN, Variant, get_variant
+from .weights import MAX_WEIGHT, SCALAR_TERMS, WeightsError
+from .weights import load as load_weights
 
 if TYPE_CHECKING:
     from .board import Board
     from .move import Move
 
-__all__ = ["DEFAULT_DEPTH", "EVAL_WEIGHTS", "MAX_DEPTH", "Engine", "Limit", "Score",
-           "SearchResult", "search"]
+__all__ = ["DEFAULT_DEPTH", "EVAL_WEIGHTS", "MAX_DEPTH", "SEARCH_OPTIONS", "Engine", "Limit",
+           "Score", "SearchResult", "search"]
 
 _WIN = _search.WIN_SCORE
 
@@ -54,10 +57,20 @@ class Score:
         w = self.win_in
         return w is not None and w > 0
 
+    @property
+    def egdb(self) -> Optional[int]:
+        """1 (-1) when the score is a win (loss) that the endgame databases hold, else
+        None."""
+        if self.win_in is None and abs(self.value) > _search.EGDB_BOUND:
+            return 1 if self.value > 0 else -1
+        return None
+
     def __str__(self) -> str:
         w = self.win_in
         if w is not None:
             return f"win in {w}" if w > 0 else f"loss in {-w}"
+        if self.egdb is not None:
+            return "egdb win" if self.egdb > 0 else "egdb loss"
         return f"{self.value / 100:+.2f}"
 
 
@@ -76,86 +89,160 @@ class SearchResult:
         return self.nodes / self.time if self.time > 0 else 0.0
 
 
-#: the evaluation terms that Engine(**weights) lets a user tune; the other settings of the
-#: search (the giveaway goal, the draw rules) follow from the game's rules
-EVAL_WEIGHTS = ("man", "king", "advance", "back_rank", "centre")
+#: the evaluation terms that Engine(**weights) sets, both phases at once (the square tables and
+#: separate middlegame and endgame weights come from a weights file: shashki.weights)
+EVAL_WEIGHTS = SCALAR_TERMS
+#: the parts of the search that Engine(options=...) switches (shashki._core.search), with
+#: their defaults
+SEARCH_OPTIONS: Dict[str, int] = dict(_search.OPTION_DEFAULTS)
 #: a search without limits searches this deep
 DEFAULT_DEPTH = 8
-#: the largest evaluation a position may have: beyond it a score would read as a forced win
-_MAX_EVAL = _WIN - _search.MAX_PLY - 1
+#: the largest value of a search option
+MAX_OPTION = 10_000
 
 
-def _weights(variant: Variant) -> Dict[str, Any]:
-    flying = variant.flying_kings
-    # the draw rules are the board's own (the searcher takes them from the board searched)
-    return dict(man=100, king=300 if flying else 150, advance=3 if flying else 4,
-                back_rank=6, centre=4, reversed=variant.reversed_goal)
-
-
-def _check_weights(variant: Variant, weights: Mapping[str, object]) -> Dict[str, int]:
-    """The evaluation weights of `variant` with `weights` put in; ValueError for an unknown
-    name, a value that is not a whole number, or weights so large that a position could
-    score beyond what the search can tell from a forced win."""
+def _check_weights(weights: Mapping[str, object]) -> Dict[str, int]:
+    """`weights` checked: ValueError for an unknown name, a value that is not a whole number,
+    or one too large."""
     unknown = sorted(set(weights) - set(EVAL_WEIGHTS))
     if unknown:
-        raise ValueError(f"unknown evaluation weight {unknown[0]!r}; expected "
-                         f"{', '.join(EVAL_WEIGHTS)}")
+        raise WeightsError(f"unknown evaluation weight {unknown[0]!r}; expected "
+                           f"{', '.join(EVAL_WEIGHTS)}")
     values: Dict[str, int] = {}
     for name, value in weights.items():
         number = as_int(value)
         if number is None:
-            raise ValueError(f"evaluation weight {name} must be a whole number, "
-                             f"not {shown(value)}")
+            raise WeightsError(f"evaluation weight {name} must be a whole number, "
+                               f"not {shown(value)}")
+        if abs(number) > MAX_WEIGHT:
+            raise WeightsError(f"evaluation weight {name}={shown(number)} is too large: "
+                               f"at most {MAX_WEIGHT} in absolute value")
         values[name] = number
-    merged = {name: values.get(name, _weights(variant)[name]) for name in EVAL_WEIGHTS}
-    geometry = variant.geometry
-    # every square taken by a piece worth all terms at once: more than any position scores
-    most = geometry.squares * (abs(merged["man"]) + abs(merged["king"])
-                               + (geometry.rows - 2) * abs(merged["advance"])
-                               + abs(merged["back_rank"]) + abs(merged["centre"]))
-    if most > _MAX_EVAL:
-        raise ValueError(f"evaluation weights {values} are too large: a position could score "
-                         f"up to {shown(most)}, and scores must stay below {_MAX_EVAL}")
+    return values
+
+
+def _check_options(options: Optional[Mapping[str, object]]) -> Dict[str, int]:
+    values: Dict[str, int] = {}
+    for name, value in (options or {}).items():
+        if name not in SEARCH_OPTIONS:
+            raise ValueError(f"unknown search option {name!r}; expected one of "
+                             f"{', '.join(SEARCH_OPTIONS)}")
+        number = as_int(value)
+        if number is None or not 0 <= number <= MAX_OPTION:
+            raise ValueError(f"search option {name} must be a whole number from 0 to "
+                             f"{MAX_OPTION}, not {shown(value)}")
+        values[name] = number
     return values
 
 
 class Engine:
     """A search engine for one game, with its own hash table (`hash_mb` MiB) kept between
-    moves.  `stop()` may be called from another thread to end a running search."""
+    moves.  `stop()` may be called from another thread to end a running search.
 
-    def __init__(self, variant: Union[str, Variant] = RUSSIAN, hash_mb: int = 32,
-                 **weights: int) -> None:
+    `evaluation`: the weights (see shashki.weights.load: None for the game's own, "classic",
+    a JSON file, Weights); `**weights` then set single terms (EVAL_WEIGHTS).  `options`
+    switches parts of the search (SEARCH_OPTIONS), to measure what each is worth.  `egdb`:
+    the endgame databases to probe (a shashki.egdb.Databases, a folder, or None for the
+    default folder when it holds this game's; False for none).
+    """
+
+    def __init__(self, variant: Union[str, Variant] = RUSSIAN, hash_mb: int = 32, *,
+                 evaluation: Any = None, options: Optional[Mapping[str, object]] = None,
+                 egdb: Any = None, **weights: int) -> None:
         self.variant = get_variant(variant)
         check_hash_mb(hash_mb, whole=True)
-        params = _weights(self.variant)
-        params.update(_check_weights(self.variant, weights))
-        self._searcher = _search.Searcher(self.variant.rules, hash_mb, **params)
+        chosen = load_weights(evaluation, self.variant)
+        if weights:
+            chosen = chosen.replace(**_check_weights(weights))
+        self.weights = chosen
+        self._searcher = _search.Searcher(
+            self.variant.rules, hash_mb, weights=chosen.flat(),
+            reversed=self.variant.reversed_goal, flying=self.variant.flying_kings,
+            options=_check_options(options))
+        self.egdb = _attach_egdb(self._searcher, self.variant, egdb)
         self._lock = threading.Lock()
         self._stopped = False
+        self._pondering = False         # a ponder search waits for ponder_hit()
+        self._prepared = False          # prepare_ponder() was called for the next search
+        self._hit: Optional[Limit] = None
+        self._ponder_done = threading.Event()
+        self._plan_lock = threading.Lock()
+        self._plan: List[float] = [0.0, 0.0, 0.0]   # start, soft and hard limit (seconds)
+
+    @property
+    def options(self) -> Dict[str, int]:
+        """The search options in force."""
+        return dict(self._searcher.options())
 
     def new_game(self) -> None:
         self._searcher.clear()
 
     def stop(self) -> None:
         self._stopped = True
+        self._ponder_done.set()
         self._searcher.stop()
+
+    def prepare_ponder(self) -> None:
+        """Make the next `search(..., ponder=True)` a ponder search now, so that a
+        ponder_hit() arriving before that search has begun (from another thread) is not
+        lost."""
+        with self._plan_lock:
+            self._pondering = True
+            self._prepared = True
+            self._hit = None
+            self._ponder_done.clear()
+
+    def ponder_hit(self, limit: Limit) -> None:
+        """The move a `search(..., ponder=True)` was pondering on has been played: the ponder
+        search now has `limit`'s time, counted from when it began (time spent pondering is
+        time spent thinking), and answers when it is over."""
+        soft, hard = _time_plan(limit)
+        with self._plan_lock:
+            self._hit = limit
+            self._pondering = False
+            if hard is not None:
+                self._plan[1:] = [soft if soft is not None else hard, hard]
+                self._searcher.set_deadline(self._plan[0] + hard)
+            self._ponder_done.set()
 
     def evaluate(self, board: Board) -> int:
         """The static evaluation of `board` from the side to move."""
-        return self._searcher.evaluate(board)
+        return int(self._searcher.evaluate(board))
+
+    @property
+    def egdb_hits(self) -> int:
+        """Positions of the last search found in the endgame databases."""
+        return int(self._searcher.egdb_hits)
+
+    def features(self, board: Board) -> Tuple[List[int], int]:
+        """(the value of each evaluation term at `board`, from the side to move, in the order
+        of shashki.weights.FEATURE_NAMES; the phase, the number of pieces up to max_phase):
+        what the tuner fits the weights to."""
+        values, phase = self._searcher.features(board)
+        return list(values), int(phase)
+
+    @property
+    def max_phase(self) -> int:
+        """The phase of the start position: the evaluation's middlegame weights count fully
+        there, the endgame ones with no piece left."""
+        return int(self._searcher.max_phase)
 
     def search(self, board: Board, depth: Optional[int] = None, nodes: Optional[int] = None,
                movetime: Optional[float] = None, *, clock: Optional[float] = None,
                increment: float = 0.0, limit: Optional[Limit] = None,
-               info: Optional[Callable[[SearchResult], object]] = None) -> SearchResult:
+               info: Optional[Callable[[SearchResult], object]] = None,
+               ponder: bool = False) -> SearchResult:
         """Search `board` and return a SearchResult.
 
         Limits (any combination; none given means depth DEFAULT_DEPTH): `depth` in plies,
         `nodes`, `movetime` in seconds, or `clock` (seconds left for the side to move) with
-        `increment`; or all of them as one `limit` (a shashki.limits.Limit).  A time limit is
-        used in full: a new iteration starts unless it cannot finish in the time left (it
-        would take longer than the last one did), and the deadline stops the one running.
-        `info(result)` is called after each completed iteration.
+        `increment`; or all of them as one `limit` (a shashki.limits.Limit).  A movetime is
+        used in full: iterations go on until the deadline, and the move that a cut-short
+        iteration has found better than the last one's is played.  A clock gives a target
+        time (time_budget) that the search stretches when its best move changes or its score
+        drops, up to three times, and shortens when the move stays the same.  `info(result)`
+        is called after each completed iteration.  With `ponder`, the time limits wait for
+        ponder_hit() (or stop()); until then the search goes on, and waits at its end.
         """
         if board.variant != self.variant:
             raise ValueError(f"this engine plays {self.variant.name}, not {board.variant.name}")
@@ -168,17 +255,34 @@ class Engine:
             raise ValueError("give the limits either as a Limit or as keywords, not both")
         with self._lock:
             self._stopped = False
-            return self._search(board, limit, info)
+            if not ponder:
+                self._pondering = False
+            elif not self._prepared:
+                self.prepare_ponder()
+            self._prepared = False
+            try:
+                result = self._search(board, limit, info, ponder)
+                if ponder and not self._stopped:
+                    self._ponder_done.wait()    # a ponder search answers after ponder_hit()
+            finally:
+                self._pondering = False
+            return result
 
     def _search(self, board: Board, limit: Limit,
-                info: Optional[Callable[[SearchResult], object]]) -> SearchResult:
+                info: Optional[Callable[[SearchResult], object]],
+                ponder: bool = False) -> SearchResult:
         start = _search.now_seconds()
-        budget = limit.budget()
         depth, nodes = limit.depth, limit.nodes
-        if depth is None and nodes is None and budget is None:
-            depth = DEFAULT_DEPTH
+        with self._plan_lock:
+            if ponder:
+                # no time limit until ponder_hit(), which may already have come
+                soft, hard = _time_plan(self._hit) if self._hit is not None else (None, None)
+            else:
+                soft, hard = _time_plan(limit)
+                if depth is None and nodes is None and hard is None:
+                    depth = DEFAULT_DEPTH
+            self._plan = [start, soft or 0.0, hard or 0.0]
         max_depth = depth or MAX_DEPTH
-        deadline = start + budget if budget is not None else 0.0
         self._searcher.new_search()
         legal = list(board.legal_moves)
         if not legal:
@@ -186,24 +290,37 @@ class Engine:
             return SearchResult(None, end, [], 0, 0, 0.0, 0)
         best: Optional[SearchResult] = None
         total_nodes = 0
+        prev_score: Optional[int] = None
+        stable = 0
         for d in range(1, max_depth + 1):
             left = None if nodes is None else nodes - total_nodes
             if left is not None and left <= 0:
                 break
-            began = _search.now_seconds()
+            deadline = start + self._plan[2] if self._plan[2] else 0.0
             score, pv, n, seldepth, completed = self._searcher.search(
-                board, d, left or 0, deadline)
+                board, d, left or 0, deadline, prev_score=prev_score)
             total_nodes += n
             now = _search.now_seconds()
             elapsed = now - start
             if not completed and best is not None:
-                best = SearchResult(best.best_move, best.score, best.pv, best.depth,
-                                    total_nodes, elapsed, best.seldepth)
+                moves = self._pv_moves(board, pv)
+                if moves and moves[0] != best.best_move:
+                    # a move of the cut-short iteration searched in full, better than the
+                    # last iteration's
+                    best = SearchResult(moves[0], Score(score), moves, best.depth,
+                                        total_nodes, elapsed, max(seldepth, best.seldepth))
+                else:
+                    best = SearchResult(best.best_move, best.score, best.pv, best.depth,
+                                        total_nodes, elapsed, best.seldepth)
                 break
             moves = self._pv_moves(board, pv)
             if not moves:           # stopped before any move was searched
                 moves = [legal[0]]
+            changed = best is not None and moves[0] != best.best_move
+            dropped = prev_score is not None and score < prev_score - 30
+            stable = 0 if changed or best is None else stable + 1
             best = SearchResult(moves[0], Score(score), moves, d, total_nodes, elapsed, seldepth)
+            prev_score = score
             if info is not None and completed:
                 info(best)
             if not completed or self._stopped:
@@ -211,10 +328,16 @@ class Engine:
             win_in = Score(score).win_in
             if win_in is not None and d > 2 * abs(win_in) + 2:
                 break               # a forced result found: deeper search will not change it
-            if len(legal) == 1 and depth is None:
+            if len(legal) == 1 and depth is None and not self._pondering:
                 break               # a forced move needs no thought
-            if budget is not None and deadline - now < now - began:
-                break               # the next, deeper iteration takes longer: it cannot finish
+            _, soft_now, hard_now = self._plan
+            if soft_now and soft_now < hard_now:
+                # a clock: stretch the target when the move changed or the score dropped,
+                # shorten it when the move has stayed the same a while
+                factor = (1.6 if changed else 1.0) * (1.5 if dropped else 1.0) * \
+                    (0.7 if stable >= 4 else 1.0)
+                if elapsed >= min(soft_now * factor, hard_now) * 0.6:
+                    break           # the next iteration would most likely not finish in time
         assert best is not None     # the first iteration always sets it
         return best
 
@@ -230,6 +353,31 @@ class Engine:
                 break
             moves.append(replay.push(match[0]))
         return moves
+
+
+def _time_plan(limit: Limit) -> Tuple[Optional[float], Optional[float]]:
+    """(target, hard limit) in seconds for `limit`: a movetime is both; a clock's target is
+    its time_budget, which may be stretched up to three times, never past a quarter of the
+    clock (the movetime still caps both); (None, None) without a time limit."""
+    budget = limit.budget()
+    if budget is None:
+        return None, None
+    if limit.clock is None:
+        return budget, budget
+    hard = max(budget, min(3 * budget, 0.25 * limit.clock + limit.increment))
+    if limit.movetime is not None:
+        hard = min(hard, limit.movetime)
+    return budget, hard
+
+
+def _attach_egdb(searcher: Any, variant: Variant, egdb: Any) -> Any:
+    """The endgame databases the searcher probes (see Engine), or None."""
+    if egdb is False:
+        return None
+    databases = egdb_tables(variant, egdb)
+    if databases is not None:
+        searcher.set_egdb(databases.c_tables)
+    return databases
 
 
 def search(board: Board, depth: Optional[int] = None, nodes: Optional[int] = None,

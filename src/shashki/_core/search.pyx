@@ -18,11 +18,14 @@
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.string cimport memset
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t
+from libc.stdlib cimport abs
 
-from .kernel cimport u64, WHITE, BLACK, Position, Move, MoveList, KernelOps, make_move, popcount, ctz
+from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Position, Move, MoveList, KernelOps, make_move,
+                      popcount, ctz)
 from .movegen cimport Kernel
 from .board cimport BoardCore
 from .draws cimport DrawRules, DrawState, draws_after, draw_rule, T_NONE
+from .egdb cimport Egdb, egdb_probe, EG_MAXD
 
 cdef extern from *:
     """
@@ -50,6 +53,10 @@ cdef enum:
     HISTORY_MAX = 1024  # game positions kept for repetition
     WIN = 30000
     INF = 32000
+    EVAL_LIMIT = 15000  # the largest static evaluation
+    EGDB_WIN = WIN - MAXPLY - 200   # a won position of the endgame databases, less the ply
+                                    # and its distance to conversion
+    BOUND = EGDB_WIN - MAXPLY - EG_MAXD - 10    # beyond it a score depends on the ply
     EXACT = 0
     LOWER = 1
     UPPER = 2
@@ -128,18 +135,28 @@ ctypedef struct MoveId:
     uint8_t to
 
 
-ctypedef struct Eval:
-    int man
-    int king
-    int advance         # per row a man has advanced
-    int back_rank       # per man still guarding its own back row
-    int centre          # per piece on the four centre squares
-    int reversed        # giveaway: losing pieces is the goal
+include "evaluate.pxi"
+
+
+# --- options: the parts of the search that can be switched off, to measure each ------------
+
+cdef enum:
+    O_LMR = 0           # late-move reductions: 0 off, 1 on, 2 not of a move that threatens
+                        # a capture, 3 the same and only outside the principal variation
+    O_ASPIRATION = 1    # half-width of the first root window, hundredths of a man; 0: off
+    O_EGDB = 2          # probe the endgame databases: 0 off, else on
+    O_THREATS = 3       # quiescence: a quiet position whose other side threatens a capture
+                        # is searched one ply on (0: off)
+    O_LMR_MOVES = 4     # moves searched in full before the later ones are reduced
+    NOPTIONS = 8
+
+OPTION_NAMES = ("lmr", "aspiration", "egdb", "threats", "lmr_moves")
 
 
 ctypedef struct Engine:
     const KernelOps *ops
     Eval ev
+    int opt[NOPTIONS]
     TTEntry *tt
     u64 tt_mask
     u64 nodes
@@ -155,45 +172,22 @@ ctypedef struct Engine:
     int nkeys
     Move pv[MAXPLY][MAXPLY]
     int pv_len[MAXPLY]
+    int root_score      # the score of the root move in pv[0] (of a search cut short too)
+    const Egdb *db      # the endgame databases, or NULL
+    int db_pieces       # the most pieces of their loaded tables
+    u64 db_hits
 
 
 cdef inline bint same_move(const Move *m, const MoveId *id) noexcept nogil:
     return m.frm == id.frm and m.to == id.to and m.captured == id.captured
 
 
-# --- evaluation --------------------------------------------------------------------------------
-
-cdef u64 CENTRE = ((<u64>1) << 14) | ((<u64>1) << 15) | ((<u64>1) << 19) | ((<u64>1) << 20) | \
-                  ((<u64>1) << 10) | ((<u64>1) << 11) | ((<u64>1) << 24) | ((<u64>1) << 25)
-cdef u64 ROWS[8]
-cdef int _r
-for _r in range(8):
-    ROWS[_r] = (<u64>0xF) << (9 * (_r // 2) + 5 * (_r % 2))
-
-
-cdef int side_score(const Eval *ev, u64 own, u64 kings, int color) noexcept nogil:
-    cdef u64 men = own & ~kings
-    cdef int score = ev.man * popcount(men) + ev.king * popcount(own & kings)
-    cdef int r, rows
-    for r in range(1, 7):
-        rows = r if color == WHITE else 7 - r
-        score += ev.advance * rows * popcount(men & ROWS[r])
-    score += ev.back_rank * popcount(men & ROWS[0 if color == WHITE else 7])
-    score += ev.centre * popcount(own & CENTRE)
-    return score
-
-
-cdef int evaluate(const Engine *e, const Position *p) noexcept nogil:
-    cdef int us = p.turn
-    cdef int them = us ^ 1
-    cdef int s
-    if e.ev.reversed:
-        # giveaway: fewer pieces is better; a lone piece that can still be taken is best
-        s = (popcount(p.pieces[them]) - popcount(p.pieces[us])) * e.ev.man
-        s += 2 * (popcount(p.pieces[them] & p.kings) - popcount(p.pieces[us] & p.kings))
-        return s
-    return side_score(&e.ev, p.pieces[us], p.kings, us) - \
-        side_score(&e.ev, p.pieces[them], p.kings, them)
+cdef inline int evaluate(const Engine *e, const Position *p) noexcept nogil:
+    # clamped far below the scores of forced results (and of the endgame databases)
+    cdef int v = eval_terms(&e.ev, e.ops, p, NULL)
+    if v > EVAL_LIMIT:
+        return EVAL_LIMIT
+    return -EVAL_LIMIT if v < -EVAL_LIMIT else v
 
 
 # --- search --------------------------------------------------------------------------------------
@@ -217,19 +211,26 @@ cdef inline void check_limits(Engine *e) noexcept nogil:
         e.stop = 1
 
 
+cdef inline void remember(MoveId *id, const Move *m) noexcept nogil:
+    id.frm = m.frm
+    id.to = m.to
+    id.captured = m.captured
+
+
 cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int beta,
                 int ply, const DrawState *d) noexcept nogil:
     cdef MoveList ml
-    cdef int order[512]
+    cdef int order[MAXMOVES]
     cdef Position child
     cdef TTEntry *te
     cdef MoveId hash_move
-    cdef int i, j, best_i, score, best, new_depth, tt_score, old_alpha
+    cdef int i, j, k, score, best, new_depth, tt_score, old_alpha, reduction
     cdef DrawState cd
-    cdef bint captures, have_hash = False
+    cdef bint captures, pv_node, have_hash = False
     cdef Move *m
     cdef Move tmp
     cdef int tmpo
+    cdef u64 ckey
 
     e.pv_len[ply] = ply
     e.nodes += 1
@@ -247,11 +248,30 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
         return WIN - ply if e.ev.reversed else ply - WIN
     if ply > 0 and draw_rule(d, p, &e.draws, 0) != T_NONE:
         return 0
+    if ply > 0 and e.db != NULL and e.opt[O_EGDB] and \
+            popcount(p.pieces[0] | p.pieces[1]) <= e.db_pieces:
+        k = egdb_probe(e.db, p, d, &j)
+        if k != -2:
+            e.db_hits += 1
+            if k == 0:
+                return 0
+            score = EGDB_WIN - ply - j
+            return score if k > 0 else -score
     if ply >= MAXPLY - 1:
         return evaluate(e, p)
     captures = ml.moves[0].ncapt > 0
     if depth <= 0 and not captures:
-        return evaluate(e, p)
+        if depth < 0 or not e.opt[O_THREATS]:
+            return evaluate(e, p)
+        # a quiet position at the horizon whose other side threatens to capture: one ply
+        # more, below which only captures are followed
+        child = p[0]
+        child.turn ^= 1
+        if not e.ops.must_capture(&child):
+            return evaluate(e, p)
+        score = evaluate(e, p)
+        if score >= beta:
+            return score
     if depth < 0:
         depth = 0
 
@@ -264,9 +284,9 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
         hash_move.captured = te.captured
         if ply > 0 and te.depth >= depth:
             tt_score = te.score
-            if tt_score > WIN - MAXPLY:
+            if tt_score > BOUND:
                 tt_score -= ply
-            elif tt_score < -WIN + MAXPLY:
+            elif tt_score < -BOUND:
                 tt_score += ply
             if te.flag == EXACT or (te.flag == LOWER and tt_score >= beta) or \
                     (te.flag == UPPER and tt_score <= alpha):
@@ -287,16 +307,16 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
             order[i] = e.history[m.frm][m.to] + (64 if m.promote else 0)
 
     best = -INF
-    best_i = 0
     old_alpha = alpha
+    pv_node = beta - alpha > 1
     e.keys[e.nkeys] = key
     e.nkeys += 1
     for i in range(ml.n):
         # selection sort: the best remaining move goes to slot i
         j = i
-        for best_i in range(i + 1, ml.n):
-            if order[best_i] > order[j]:
-                j = best_i
+        for k in range(i + 1, ml.n):
+            if order[k] > order[j]:
+                j = k
         if j != i:
             tmp = ml.moves[i]
             ml.moves[i] = ml.moves[j]
@@ -308,17 +328,30 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
         make_move(&child, p, m)
         cd = d[0]
         draws_after(&cd, p, m, &child, &e.draws)
+        ckey = key_after(key, p, m)
         # a forced reply (one legal move) costs no depth
         new_depth = depth if ml.n == 1 and depth > 0 else depth - 1
+        # late quiet moves are searched less deep first, unless they give a capture away
+        reduction = 0
+        if e.opt[O_LMR] and depth >= 3 and i >= e.opt[O_LMR_MOVES] and not captures \
+                and not m.promote and order[i] < (1 << 28) and not e.ops.must_capture(&child) \
+                and (e.opt[O_LMR] < 3 or not pv_node):
+            reduction = 2 if depth >= 6 and i >= 3 * e.opt[O_LMR_MOVES] else 1
+            if e.opt[O_LMR] >= 2:
+                # nor a move that threatens a capture
+                child.turn ^= 1
+                if e.ops.must_capture(&child):
+                    reduction = 0
+                child.turn ^= 1
         if i == 0:
-            score = -search(e, &child, key_after(key, p, m), new_depth, -beta, -alpha, ply + 1,
-                            &cd)
+            score = -search(e, &child, ckey, new_depth, -beta, -alpha, ply + 1, &cd)
         else:
-            score = -search(e, &child, key_after(key, p, m), new_depth, -alpha - 1, -alpha,
-                            ply + 1, &cd)
+            score = -search(e, &child, ckey, new_depth - reduction, -alpha - 1, -alpha, ply + 1,
+                            &cd)
+            if reduction and score > alpha and not e.stop:
+                score = -search(e, &child, ckey, new_depth, -alpha - 1, -alpha, ply + 1, &cd)
             if alpha < score < beta and not e.stop:
-                score = -search(e, &child, key_after(key, p, m), new_depth, -beta, -alpha,
-                                ply + 1, &cd)
+                score = -search(e, &child, ckey, new_depth, -beta, -alpha, ply + 1, &cd)
         if e.stop:
             e.nkeys -= 1
             return 0
@@ -330,9 +363,9 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
                 for j in range(ply + 1, e.pv_len[ply + 1]):
                     e.pv[ply][j] = e.pv[ply + 1][j]
                 e.pv_len[ply] = e.pv_len[ply + 1] if e.pv_len[ply + 1] > ply + 1 else ply + 1
-                hash_move.frm = m.frm
-                hash_move.to = m.to
-                hash_move.captured = m.captured
+                if ply == 0:
+                    e.root_score = score
+                remember(&hash_move, m)
                 have_hash = True
                 if alpha >= beta:
                     if not m.ncapt:
@@ -345,9 +378,7 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
                                 (&e.history[0][0])[j] >>= 1
                     break
         if i == 0 and not have_hash:
-            hash_move.frm = m.frm
-            hash_move.to = m.to
-            hash_move.captured = m.captured
+            remember(&hash_move, m)
             have_hash = True
     e.nkeys -= 1
 
@@ -362,26 +393,55 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
         te.to = hash_move.to
         te.captured = hash_move.captured
         tt_score = best
-        if tt_score > WIN - MAXPLY:
+        if tt_score > BOUND:
             tt_score += ply
-        elif tt_score < -WIN + MAXPLY:
+        elif tt_score < -BOUND:
             tt_score -= ply
         te.score = tt_score
         te.flag = LOWER if best >= beta else (EXACT if best > old_alpha else UPPER)
     return best
 
 
-cdef class Searcher:
-    """The C search state of one game: its rules, evaluation weights and hash table.
+cdef int root_search(Engine *e, const Position *p, u64 key, int depth, int prev,
+                     const DrawState *d, Move *saved, int *nsaved) noexcept nogil:
+    """One iteration, in an aspiration window around `prev` (the last iteration's score)
+    when the option is on; a root move that failed high is kept in `saved` in case the
+    re-search is cut short."""
+    cdef int delta = e.opt[O_ASPIRATION]
+    cdef int alpha = -INF, beta = INF, score, i
+    nsaved[0] = 0
+    if delta > 0 and depth >= 4 and -WIN + MAXPLY < prev < WIN - MAXPLY:
+        alpha = prev - delta
+        beta = prev + delta
+    while True:
+        score = search(e, p, key, depth, alpha, beta, 0, d)
+        if e.stop:
+            return score
+        if score <= alpha and alpha > -INF:
+            alpha = -INF if delta >= 400 else max(-INF, score - delta)
+        elif score >= beta and beta < INF:
+            for i in range(e.pv_len[0]):
+                saved[i] = e.pv[0][i]
+            nsaved[0] = e.pv_len[0]
+            beta = INF if delta >= 400 else min(INF, score + delta)
+        else:
+            return score
+        delta *= 2
 
-    `search()` releases the GIL; `stop()` may be called from another thread meanwhile.
+
+cdef class Searcher:
+    """The C search state of one game: its rules, evaluation weights, options and hash table.
+
+    `search()` releases the GIL; `stop()` and `set_deadline()` may be called from another
+    thread meanwhile.
     """
     cdef Engine *e
     cdef Kernel rules
     cdef readonly u64 hash_bytes
+    cdef object tables          # the endgame tables probed (kept alive here)
 
-    def __cinit__(self, Kernel rules not None, int hash_mb=16, *, int man=100, int king=300,
-                  int advance=3, int back_rank=6, int centre=4, bint reversed=False):
+    def __cinit__(self, Kernel rules not None, int hash_mb=16, *, weights=None,
+                  bint reversed=False, bint flying=True, options=None):
         cdef u64 n = 1
         if hash_mb < 1:
             raise ValueError(f"hash size must be at least 1 MiB, not {hash_mb}")
@@ -398,18 +458,60 @@ cdef class Searcher:
         self.hash_bytes = n * sizeof(TTEntry)
         self.rules = rules
         self.e.ops = rules.ops
-        self.e.ev.man = man
-        self.e.ev.king = king
-        self.e.ev.advance = advance
-        self.e.ev.back_rank = back_rank
-        self.e.ev.centre = centre
+        init_geometry(&self.e.ev, rules.ops, flying)
         self.e.ev.reversed = reversed
+        if weights is not None:
+            self.set_weights(weights)
+        for i, name in enumerate(OPTION_NAMES):
+            self.e.opt[i] = dict(OPTION_DEFAULTS)[name]
+        self.set_options(options or {})
         self.clear()
 
     def __dealloc__(self):
         if self.e != NULL:
             PyMem_Free(self.e.tt)
             PyMem_Free(self.e)
+
+    def set_weights(self, weights):
+        """Set the evaluation weights: a sequence of 2 * len(FEATURE_NAMES) ints, the
+        middlegame weight of every term, then the endgame ones."""
+        values = [int(w) for w in weights]
+        if len(values) != 2 * NFEATURES:
+            raise ValueError(f"expected {2 * NFEATURES} weights, not {len(values)}")
+        for i in range(NFEATURES):
+            self.e.ev.w[0][i] = values[i]
+            self.e.ev.w[1][i] = values[NFEATURES + i]
+
+    def set_options(self, options):
+        """Switch parts of the search on or off (OPTION_NAMES; others keep their values)."""
+        for name in options:
+            if name not in OPTION_NAMES:
+                raise ValueError(f"unknown search option {name!r}; expected one of "
+                                 f"{', '.join(OPTION_NAMES)}")
+        for i, name in enumerate(OPTION_NAMES):
+            if name in options:
+                self.e.opt[i] = int(options[name])
+
+    def set_egdb(self, tables):
+        """Probe `tables` (a shashki._core.egdb.EgdbTables of this game, or None for none)."""
+        if tables is None:
+            self.e.db = NULL
+            self.e.db_pieces = 0
+        else:
+            if tables.variant.rules is not self.rules:
+                raise ValueError(f"these tables are {tables.variant.name}'s")
+            self.e.db = <const Egdb *><size_t>tables.address()
+            self.e.db_pieces = tables.max_pieces
+        self.tables = tables
+
+    @property
+    def egdb_hits(self):
+        """Positions of the last search found in the endgame tables."""
+        return self.e.db_hits
+
+    def options(self):
+        """The current options, by name."""
+        return {name: self.e.opt[i] for i, name in enumerate(OPTION_NAMES)}
 
     def clear(self):
         """Forget the hash table, killers and history (a new game)."""
@@ -426,6 +528,10 @@ cdef class Searcher:
         """Ask a running search to stop as soon as possible (thread-safe)."""
         self.e.stop = 1
 
+    def set_deadline(self, double deadline):
+        """Move the deadline of a running search (on the clock of now_seconds(); 0: none)."""
+        self.e.deadline = deadline
+
     cdef int check(self, BoardCore board) except -1:
         if board.kernel is not self.rules:
             raise ValueError(f"this searcher plays with the {self.rules.name} kernel, "
@@ -437,23 +543,44 @@ cdef class Searcher:
         self.check(board)
         return evaluate(self.e, &board.pos)
 
-    def search(self, BoardCore board not None, int depth, node_limit=0, double deadline=0.0):
-        """One fixed-depth search of the board's position; returns (score, pv, nodes,
-        seldepth, completed).
+    def features(self, BoardCore board not None):
+        """(the value of every evaluation term at the board's position, from the side to
+        move, in the order of FEATURE_NAMES; the phase, from 0 to max_phase)."""
+        cdef int f[NFEATURES]
+        self.check(board)
+        memset(f, 0, sizeof(f))
+        eval_terms(&self.e.ev, self.e.ops, &board.pos, f)
+        return [f[i] for i in range(NFEATURES)], phase_of(&self.e.ev, &board.pos)
+
+    @property
+    def max_phase(self):
+        """The phase of the start position (its number of pieces)."""
+        return self.e.ev.maxph
+
+    def search(self, BoardCore board not None, int depth, node_limit=0, double deadline=0.0,
+               prev_score=None):
+        """One iteration of the search of the board's position to `depth`; returns (score,
+        pv, nodes, seldepth, completed).
 
         The board's history since the last irreversible move gives the positions a repetition
         returns to, and its draw rules and counters are the search's own (one implementation,
         shashki/_core/draws.pxd).  `deadline` is on the clock of shashki_now (see `now()`);
-        `pv` is a list of (origin, destination, captured mask).  A search cut short (stop,
-        node budget, deadline) returns completed=False.
+        `pv` is a list of (origin, destination, captured mask).  `prev_score`, the last
+        iteration's score, centres the aspiration window.  A search cut short (stop, node
+        budget, deadline) returns completed=False, with the best root move found so far by
+        this iteration as its pv (empty when none was) and that move's score.
         """
         cdef Position p = board.pos
         cdef DrawState d = board.draws
-        cdef int score, i, first
+        cdef int score, i, first, nsaved = 0
+        cdef int prev = 0 if prev_score is None else prev_score
         cdef u64 key
+        cdef Move saved[MAXPLY]
         self.check(board)
         if not 1 <= depth < MAXPLY - 10:
             raise ValueError(f"search depth must be 1..{MAXPLY - 11}, not {depth}")
+        if prev_score is None:
+            prev = INF      # outside every window: no aspiration
         first = board.nhist - min(d.halfmove, board.nhist, HISTORY_MAX)
         self.e.nkeys = 0
         for i in range(first, board.nhist):
@@ -465,13 +592,22 @@ cdef class Searcher:
         self.e.deadline = deadline
         self.e.seldepth = 0
         self.e.stop = 0
+        self.e.root_score = 0
+        self.e.db_hits = 0
         memset(self.e.pv_len, 0, sizeof(self.e.pv_len))
         key = zobrist(&p)
         with nogil:
-            score = search(self.e, &p, key, depth, -INF, INF, 0, &d)
+            score = root_search(self.e, &p, key, depth, prev, &d, saved, &nsaved)
         completed = not self.e.stop
-        pv = [(self.rules.square[self.e.pv[0][i].frm], self.rules.square[self.e.pv[0][i].to],
-               self.rules.from_ghost(self.e.pv[0][i].captured)) for i in range(self.e.pv_len[0])]
+        if completed or self.e.pv_len[0] > 0:
+            line = [self.e.pv[0][i] for i in range(self.e.pv_len[0])]
+            if not completed:
+                score = self.e.root_score
+        else:
+            line = [saved[i] for i in range(nsaved)]
+            score = self.e.root_score
+        pv = [(self.rules.square[m["frm"]], self.rules.square[m["to"]],
+               self.rules.from_ghost(m["captured"])) for m in line]
         return score, pv, self.e.nodes, self.e.seldepth, completed
 
 
@@ -482,3 +618,8 @@ def now_seconds():
 
 WIN_SCORE = WIN
 MAX_PLY = MAXPLY
+#: beyond this a score (not a forced win) is an endgame database's win
+EGDB_BOUND = BOUND
+#: the search options and their defaults (Searcher.set_options)
+OPTION_DEFAULTS = (("lmr", 0), ("aspiration", 0), ("egdb", 1), ("threats", 0),
+                   ("lmr_moves", 3))

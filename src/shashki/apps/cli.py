@@ -5,6 +5,7 @@
     shashki play VARIANT ...        (shashki.apps.play)
     shashki match A B ...           (shashki.apps.match)
     shashki hub ...                 (shashki.apps.hub)
+    shashki egdb build|verify|probe|info ...   (shashki.apps.egdbcmd)
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from .. import perft as runner
 from ..board import Board
 from ..limits import MAX_HASH_MB
 from ..perft import PerftResult, Task
-from . import hub, match, play
+from . import egdbcmd, hub, match, play
 from .args import SubParsers, add_command, add_variant, depth_range, whole
 
 __all__ = ["ProgressBars", "UsageError", "build_parser", "cmd_perft", "main"]
@@ -46,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_parser(sub)
     match.add_parser(sub)
     hub.add_parser(sub)
+    egdbcmd.add_parser(sub)
     return parser
 
 

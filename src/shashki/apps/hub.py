@@ -117,10 +117,10 @@ class _Search:
 
     thread: Optional[threading.Thread]
 
-    def __init__(self, engine: Engine, pondering: bool, budget: Optional[float]) -> None:
+    def __init__(self, engine: Engine, pondering: bool, level: Limit) -> None:
         self.engine = engine
         self.pondering = pondering
-        self.budget = budget      # for ponder-hit: the time limit that starts then
+        self.level = level        # for ponder-hit: the time limit that starts then
         self.thread = None
         self.finished = threading.Event()
 
@@ -137,17 +137,11 @@ class _Search:
             thread.join(_POLL_SECONDS)
 
     def start_clock(self) -> None:
-        """ponder-hit: the opponent played the expected move, so the move's time starts."""
+        """ponder-hit: the opponent played the expected move, so the move's time starts: the
+        search goes on with the level's time, the time spent pondering counted as spent
+        (Engine.ponder_hit), and answers when it is over."""
         self.pondering = False
-        budget = self.budget
-        if budget is None:
-            return
-
-        def expire() -> None:
-            if not self.finished.wait(budget):
-                self.halt()
-
-        threading.Thread(target=expire, name="shashki-hub-clock", daemon=True).start()
+        self.engine.ponder_hit(self.level)
 
 
 class HubSession:
@@ -337,14 +331,14 @@ class HubSession:
             return
         engine = self._engine()
         pondering = "ponder" in args
-        budget = level.budget()
         limit = level
         if pondering:                   # the clock starts at ponder-hit
             limit = dataclasses.replace(level, movetime=None, clock=None, increment=0.0,
                                         moves=0)
+            engine.prepare_ponder()
         if limit.depth is None and limit.nodes is None and limit.budget() is None:
             limit = dataclasses.replace(limit, depth=MAX_DEPTH)    # infinite: until stop
-        search = _Search(engine, pondering, budget)
+        search = _Search(engine, pondering, level)
         variant = board.variant
 
         def info(result: SearchResult) -> None:
@@ -352,7 +346,7 @@ class HubSession:
 
         def work() -> None:
             try:
-                result = engine.search(board, limit=limit, info=info)
+                result = engine.search(board, limit=limit, info=info, ponder=pondering)
                 assert result.best_move is not None     # the side to move has legal moves
                 pairs: List[Tuple[str, object]] = [("move", move_text(result.best_move, variant))]
                 if len(result.pv) > 1:

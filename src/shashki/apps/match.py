@@ -22,37 +22,33 @@ board works too (see shashki.apps.players).  Results are from the first player's
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 from dataclasses import dataclass, field
-from typing import (Any, Callable, Dict, Iterable, List, Mapping, Optional, Set, TextIO, Tuple,
-                    Union)
+from typing import Any, Callable, Dict, Iterable, List, Optional, Set, TextIO, Tuple, Union
 
 from .. import ballots
 from ..ballots import Opening
 from ..board import Board
-from ..colors import BLACK, WHITE, Color
-from ..engine import SearchResult
 from ..limits import MAX_DEPTH
-from ..move import Move
-from ..outcome import Outcome, Termination
-from ..pdn import Game
 from ..variants import RUSSIAN, VARIANTS, Variant, get_variant
 from .args import SubParsers, add_command, add_variant, even, seconds, whole
+from .games import (DEFAULT_MAX_MOVES, GameRecord, StartPosition, adjudicate, play_game,
+                    play_record)
+from .harness import SPRT, HarnessError, PairResult, Tally, run
 from .players import (DEFAULT_DEPTH, DEFAULT_HASH_MB, EnginePlayer, EngineSpec, EngineSpecError,
                       Player, PlayerStats, make_player, player_name)
-from .records import describe_outcome, pdn_game
+from .records import describe_outcome
 
 __all__ = ["DEFAULT_DEPTH", "DEFAULT_HASH_MB", "DEFAULT_MAX_MOVES", "MAX_GAMES",
            "RANDOM_OPENING_PLIES", "EnginePlayer", "EngineSpec", "EngineSpecError",
            "GameRecord", "MatchResult", "Player", "PlayerStats", "StartPosition", "adjudicate",
-           "choose_openings", "describe_outcome", "match", "play_game"]
+           "choose_openings", "describe_outcome", "match", "play_game", "play_record"]
 
 #: what seeds random.Random
 Seed = Union[int, float, str, bytes, None]
 
-#: moves of each side after which a game is stopped and scored as a draw
-DEFAULT_MAX_MOVES = 200
 #: the most games of one match (each pair of games takes an opening)
 MAX_GAMES = 1_000_000
 #: the largest move cap accepted: no game is that long
@@ -62,13 +58,6 @@ RANDOM_OPENING_PLIES = 4
 
 
 # --- openings ----------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class StartPosition:
-    """Where a pair of games starts: a name and a FEN (an Opening of the tables has both)."""
-    name: str
-    fen: str
-
 
 def choose_openings(variant: Union[str, Variant], table: Optional[str] = None, pairs: int = 1,
                     seed: Seed = None) -> List[StartPosition]:
@@ -102,6 +91,41 @@ def choose_openings(variant: Union[str, Variant], table: Optional[str] = None, p
     return [StartPosition(o.name, o.fen) for o in picked]
 
 
+def distinct_openings(variant: Union[str, Variant], table: Optional[str] = None,
+                      pairs: int = 1, seed: Seed = None) -> List[StartPosition]:
+    """`pairs` different start positions for a long match (the harness): the openings of
+    `table` (see choose_openings) in a random order from `seed`, each once, then, when more
+    are needed, those openings with one or two random plies more, never the same position
+    twice.  Engines with node limits play the same game from the same position, so a match
+    that repeated an opening would count one result twice."""
+    variant = get_variant(variant)
+    name = variant.match_openings if table is None else table
+    rng = random.Random(seed)
+    if name in ("start", "random"):
+        return choose_openings(variant, "random", pairs, seed)
+    entries = [StartPosition(o.name, o.fen)
+               for o in ballots.openings(variant, table=name) if not o.lost]
+    rng.shuffle(entries)
+    out = entries[:pairs]
+    seen = {Board(variant, fen=s.fen).fen() for s in out}
+    tries = 0
+    while len(out) < pairs and tries < 100 * pairs:
+        tries += 1
+        origin = entries[tries % len(entries)]
+        board = Board(variant, fen=origin.fen)
+        moves: List[str] = []
+        for _ in range(1 + (tries // len(entries)) % 2):
+            legal = list(board.legal_moves)
+            if not legal:
+                break
+            moves.append(str(board.push(rng.choice(legal))))
+        fen = board.fen()
+        if board.outcome() is None and fen not in seen:
+            seen.add(fen)
+            out.append(StartPosition(f"{origin.name} + {' '.join(moves)}", fen))
+    return [out[i % len(out)] for i in range(pairs)]   # too few positions: go round again
+
+
 def _random_openings(variant: Variant, pairs: int, seed: Seed) -> List[StartPosition]:
     rng = random.Random(seed)
     out: List[StartPosition] = []
@@ -125,50 +149,6 @@ def _random_openings(variant: Variant, pairs: int, seed: Seed) -> List[StartPosi
 
 
 # --- the match ---------------------------------------------------------------------------------
-
-@dataclass
-class GameRecord:
-    """One game of a match.  `a_white` says whether player A had White; `points_a` is A's
-    score (1, 0.5, 0); `termination` is the Termination that ended it, or None when the move
-    cap did (`reason` says which in words)."""
-
-    number: int
-    opening: StartPosition
-    a_white: bool
-    white: str
-    black: str
-    result: str
-    winner: Optional[int]
-    termination: Optional[Termination]
-    reason: str
-    start_fen: str
-    moves: List[Move] = field(default_factory=list)
-    variant: str = RUSSIAN.name
-
-    @property
-    def plies(self) -> int:
-        return len(self.moves)
-
-    @property
-    def points_a(self) -> float:
-        if self.winner is None:
-            return 0.5
-        return 1.0 if (self.winner == WHITE) == self.a_white else 0.0
-
-    def board(self) -> Board:
-        """The final position, with the game's moves on its stack."""
-        board = Board(self.variant, fen=self.start_fen)
-        for move in self.moves:
-            board.push(move)
-        return board
-
-    def pdn(self, event: str = "shashki match") -> Game:
-        """The game as a shashki.pdn.Game."""
-        termination = self.termination.value if self.termination is not None else "move_cap"
-        return pdn_game(self.board(), event=event, white=self.white, black=self.black,
-                        result=self.result, round=str(self.number), termination=termination,
-                        extra={"Opening": self.opening.name})
-
 
 @dataclass
 class MatchResult:
@@ -263,52 +243,6 @@ def _points(value: float) -> str:
     return f"{value:g}" if value == int(value) else f"{value:.1f}"
 
 
-def adjudicate(board: Board) -> Optional[Outcome]:
-    """The Outcome that ends a match game at `board`, or None: `Board.outcome()`, plus the
-    claimed draws (english) once they hold, not merely the chance to repeat."""
-    outcome = board.outcome()
-    if outcome is not None:
-        return outcome
-    if board.can_claim_draw():
-        claimed = board.outcome(claim_draw=True)
-        if claimed is not None and (claimed.termination is not Termination.THREEFOLD_REPETITION
-                                    or board.is_repetition(3)):
-            return claimed
-    return None
-
-
-def play_game(white: Any, black: Any, board: Board, max_moves: int = DEFAULT_MAX_MOVES,
-              stats: Optional[Mapping[Color, PlayerStats]] = None) -> Optional[Outcome]:
-    """Play `white` against `black` (players with choose(board)) from `board` (changed in
-    place) until adjudicate() ends the game or each side has made `max_moves` moves.
-    Returns (outcome or None at the cap).  `stats` maps a colour to the PlayerStats to add to."""
-    players: Dict[int, Any] = {WHITE: white, BLACK: black}
-    for player in players.values():
-        if hasattr(player, "new_game"):
-            player.new_game(board.copy())
-    plies = 0
-    while True:
-        outcome = adjudicate(board)
-        if outcome is not None:
-            return outcome
-        if plies >= 2 * max_moves:
-            return None
-        side = board.turn
-        chosen = players[side].choose(board.copy())
-        record = stats.get(side) if stats else None
-        if isinstance(chosen, SearchResult):
-            if record is not None:
-                record.searches += 1
-                record.nodes += chosen.nodes
-                record.time += chosen.time
-                record.depth_sum += chosen.depth
-            chosen = chosen.best_move
-        if record is not None:
-            record.moves += 1
-        board.push(chosen)      # text is parsed; an illegal move raises IllegalMoveError
-        plies += 1
-
-
 def match(a: Union[str, EngineSpec, Player, Callable[[Board], Any]],
           b: Union[str, EngineSpec, Player, Callable[[Board], Any]],
           variant: Union[str, Variant] = RUSSIAN, *,
@@ -344,24 +278,8 @@ def match(a: Union[str, EngineSpec, Player, Callable[[Board], Any]],
     for start in starts:
         for a_white in (True, False):
             number += 1
-            board = Board(variant, fen=start.fen)
-            white, black = (player_a, player_b) if a_white else (player_b, player_a)
-            stats = {WHITE: result.stats_a if a_white else result.stats_b,
-                     BLACK: result.stats_b if a_white else result.stats_a}
-            start_fen = board.fen()
-            outcome = play_game(white, black, board, max_moves, stats)
-            winner: Optional[int]
-            termination: Optional[Termination]
-            if outcome is None:
-                res, winner, termination = "1/2-1/2", None, None
-                reason = f"drawn at the cap of {max_moves} moves each"
-            else:
-                res, winner, termination = outcome.result(), outcome.winner, outcome.termination
-                reason = describe_outcome(outcome, variant)
-            record = GameRecord(number, start, a_white,
-                                name_a if a_white else name_b, name_b if a_white else name_a,
-                                res, winner, termination, reason, start_fen,
-                                list(board.move_stack), variant.name)
+            record = play_record(player_a, player_b, variant, start, a_white, number,
+                                 max_moves, result.stats_a, result.stats_b, name_a, name_b)
             result.games.append(record)
             if on_game is not None:
                 on_game(record, result)
@@ -423,33 +341,125 @@ def add_parser(sub: SubParsers) -> None:
                         f"{DEFAULT_MAX_MOVES})")
     p.add_argument("--seed", type=int, help="sample the openings at random with this seed")
     p.add_argument("--save", metavar="FILE.pdn", help="write the games to FILE as PDN")
+    p.add_argument("--concurrency", "-j", type=whole("--concurrency", 1, 64), default=1,
+                   metavar="N", help="games played at once, in N worker processes (default 1)")
+    p.add_argument("--sprt", type=_bounds, metavar="ELO0,ELO1",
+                   help="stop by a sequential probability ratio test of H0: A is ELO0 stronger "
+                        "against H1: ELO1 (logistic Elo); --games is then the most to play")
+    p.add_argument("--alpha", type=_rate("--alpha"), default=0.05,
+                   help="SPRT false positive rate (default 0.05)")
+    p.add_argument("--beta", type=_rate("--beta"), default=0.05,
+                   help="SPRT false negative rate (default 0.05)")
+    p.add_argument("--model", choices=("pentanomial", "trinomial"), default="pentanomial",
+                   help="SPRT and Elo error model: outcomes of game pairs (default) or of "
+                        "single games")
+    p.add_argument("--log", metavar="FILE.jsonl",
+                   help="append the result (specs, games, Elo, SPRT) as a JSON line to FILE")
+
+
+def _bounds(text: str) -> Tuple[float, float]:
+    parts = text.replace(" ", "").split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        low, high = float(parts[0]), float(parts[1])
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--sprt takes two Elo values ELO0,ELO1, not "
+                                         f"{text!r}") from None
+    if not (math.isfinite(low) and math.isfinite(high) and low < high):
+        raise argparse.ArgumentTypeError(f"--sprt needs ELO0 < ELO1, not {text!r}")
+    return low, high
+
+
+def _rate(name: str) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not 0.0 < value < 0.5:
+            raise argparse.ArgumentTypeError(f"{name} must be a number between 0 and 0.5, "
+                                             f"not {text!r}")
+        return value
+    return parse
 
 
 def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     spec_a = EngineSpec.parse(args.a).with_defaults(args.depth, args.movetime)
     spec_b = EngineSpec.parse(args.b).with_defaults(args.depth, args.movetime)
-    starts = choose_openings(args.variant, args.openings, args.games // 2, args.seed)
-    table = args.openings or get_variant(args.variant).match_openings
-    print(f"match: A {spec_a} vs B {spec_b}, {args.variant}, {args.games} games from "
-          f"{table}, colours swapped per opening, cap {args.max_moves} moves", file=out)
+    variant = get_variant(args.variant)
+    table = args.openings or variant.match_openings
+    if args.sprt or args.seed is None and args.games // 2 > 1:
+        starts = distinct_openings(variant, args.openings, args.games // 2, args.seed)
+    else:
+        starts = choose_openings(variant, args.openings, args.games // 2, args.seed)
+    sprt = SPRT(args.sprt[0], args.sprt[1], args.alpha, args.beta, args.model) \
+        if args.sprt else None
+    name_a, name_b = str(spec_a), str(spec_b)
+    if name_a == name_b:
+        name_a, name_b = f"A {name_a}", f"B {name_b}"
+    print(f"match: A {spec_a} vs B {spec_b}, {variant.name}, {args.games} games"
+          f"{' at most' if sprt else ''} from {table}, colours swapped per opening, cap "
+          f"{args.max_moves} moves{f', {args.concurrency} at once' if args.concurrency > 1 else ''}"
+          + (f"; {sprt}" if sprt else ""), file=out)
     out.flush()
+    result = MatchResult(variant.name, name_a, name_b)
 
-    def report(record: GameRecord, result: MatchResult) -> None:
-        a_side = "A white" if record.a_white else "A black"
-        print(f"game {record.number:>3}  {_clip(record.opening.name, 24):<24} {a_side}  "
-              f"{record.result:<7} {record.plies:>3} plies  {_clip(record.reason, 40):<40}  "
-              f"A {_points(result.points)}/{result.games_played} "
-              f"(+{result.wins} ={result.draws} -{result.losses})", file=out)
+    def report(pair: PairResult, tally: Tally) -> None:
+        for record in pair.games:
+            result.games.append(record)
+            a_side = "A white" if record.a_white else "A black"
+            print(f"game {record.number:>3}  {_clip(record.opening.name, 24):<24} {a_side}  "
+                  f"{record.result:<7} {record.plies:>3} plies  {_clip(record.reason, 40):<40}  "
+                  f"A {_points(result.points)}/{result.games_played} "
+                  f"(+{result.wins} ={result.draws} -{result.losses})", file=out)
+        for mine, theirs in ((result.stats_a, pair.stats_a), (result.stats_b, pair.stats_b)):
+            for key in ("moves", "searches", "nodes", "time", "depth_sum"):
+                setattr(mine, key, getattr(mine, key) + getattr(theirs, key))
+        if sprt is not None:
+            low, high = sprt.bounds()
+            print(f"  after {tally.pairs} pairs: LLR {sprt.llr(tally):+.2f} "
+                  f"[{low:+.2f}, {high:+.2f}], {tally.elo_text(args.model)}", file=out)
         out.flush()
 
-    result = match(spec_a, spec_b, args.variant, openings=starts, games=args.games,
-                   max_moves=args.max_moves, on_game=report)
+    try:
+        _, tally, decision = run(spec_a, spec_b, variant, starts,
+                                 concurrency=args.concurrency, max_moves=args.max_moves,
+                                 sprt=sprt, names=(name_a, name_b), on_pair=report)
+    except HarnessError as exc:
+        print(f"shashki match: {exc}", file=out)
+        return 2
+    result.games.sort(key=lambda g: g.number)
     print(result.summary(), file=out)
+    print(f"{tally.elo_text(args.model)}, {tally.pairs} pairs, pentanomial "
+          f"{tally.pentanomial}", file=out)
+    if sprt is not None:
+        low, high = sprt.bounds()
+        verdict = {"H1": f"H1 accepted: A is at least {sprt.elo1:g} Elo stronger",
+                   "H0": f"H0 accepted: A is not {sprt.elo1:g} Elo stronger (at most "
+                         f"{sprt.elo0:g})",
+                   None: "no decision: the games ran out first",
+                   "stopped": "no decision: stopped"}[decision]
+        print(f"{sprt}: LLR {sprt.llr(tally):+.2f} [{low:+.2f}, {high:+.2f}], {verdict}",
+              file=out)
     if args.save:
         with open(args.save, "w", encoding="utf-8") as handle:
             for record in result.games:
                 record.pdn().write(handle)
         print(f"games saved to {args.save}", file=out)
+    if args.log:
+        elo, low_elo, high_elo = tally.elo(args.model)
+        entry = {"a": str(spec_a), "b": str(spec_b), "variant": variant.name,
+                 "openings": table, "games": tally.games, "pairs": tally.pairs,
+                 "wdl": [result.wins, result.draws, result.losses],
+                 "pentanomial": tally.pentanomial, "elo": round(elo, 1),
+                 "elo95": [round(low_elo, 1), round(high_elo, 1)],
+                 "sprt": None if sprt is None else {
+                     "elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha,
+                     "beta": sprt.beta, "model": sprt.model,
+                     "llr": round(sprt.llr(tally), 3), "decision": decision}}
+        with open(args.log, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(entry) + "\n")
     return 0
 
 

@@ -8,20 +8,31 @@ a plain function of the board.
     (Limit(depth=4), 16, (('king', 250),))
     >>> str(spec)
     'depth=4,hash=16,king=250'
+    >>> str(EngineSpec.parse("nodes=5000 lmr=0 eval=classic"))
+    'nodes=5000,eval=classic,lmr=0'
+
+A spec sets the search limit (depth, nodes, movetime), the hash size, a name, the evaluation
+(``eval=``: "classic", "default" or a JSON file of weights, see shashki.weights, and single
+terms such as ``king=250``), the search options (``lmr=0``, ``aspiration=25``: see
+shashki.engine.SEARCH_OPTIONS), the endgame databases (``egdb_path=FOLDER``; ``egdb=0`` probes none),
+or another program that speaks the Hub protocol (``hub='path/to/scan hub'``, see
+shashki.apps.hubclient).  Values with spaces or commas are quoted as in a shell.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import shlex
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Optional, Protocol, Tuple, Union
 
 from ..board import Board
-from ..engine import EVAL_WEIGHTS, Engine, SearchResult
+from ..engine import EVAL_WEIGHTS, SEARCH_OPTIONS, Engine, SearchResult
 from ..errors import ShashkiError
 from ..limits import Limit, check_hash_mb
 from ..move import Move
 from ..variants import Variant
+from .hubclient import HubPlayer
 
 __all__ = ["DEFAULT_DEPTH", "DEFAULT_HASH_MB", "EnginePlayer", "EngineSpec", "EngineSpecError",
            "Player", "PlayerStats", "make_player", "player_name"]
@@ -46,8 +57,12 @@ class EngineSpec:
     hash_mb: Optional[int] = None
     name: Optional[str] = None
     weights: Tuple[Tuple[str, int], ...] = ()
+    evaluation: Optional[str] = None
+    options: Tuple[Tuple[str, int], ...] = ()
+    egdb: Optional[str] = None
+    hub: Optional[str] = None
 
-    KEYS = ("depth", "nodes", "movetime", "hash", "name")
+    KEYS = ("depth", "nodes", "movetime", "hash", "name", "eval", "egdb_path", "hub")
 
     @property
     def depth(self) -> Optional[int]:
@@ -63,16 +78,24 @@ class EngineSpec:
 
     @classmethod
     def parse(cls, text: Union[str, EngineSpec]) -> EngineSpec:
-        """Read ``key=value`` settings separated by commas or spaces: depth (plies), nodes,
-        movetime (seconds; also ``time``), hash (MiB), name, and evaluation weights
-        (man, king, advance, back_rank, centre: integers)."""
+        """Read ``key=value`` settings separated by commas or spaces (see the module
+        docstring): depth (plies), nodes, movetime (seconds; also ``time``), hash (MiB), name,
+        eval, single evaluation weights (EVAL_WEIGHTS, integers), search options
+        (SEARCH_OPTIONS, integers), egdb_path, hub."""
         if isinstance(text, EngineSpec):
             return text
         if not isinstance(text, str):
             raise EngineSpecError(f"an engine spec is text such as 'depth=4', "
                                   f"not {type(text).__name__}")
         settings: Dict[str, str] = {}
-        items = text.replace(",", " ").split()
+        try:
+            lexer = shlex.shlex(text, posix=True)
+            lexer.whitespace = " \t\n,"
+            lexer.whitespace_split = True
+            lexer.commenters = ""
+            items = list(lexer)
+        except ValueError as exc:
+            raise EngineSpecError(f"cannot read engine spec {text!r}: {exc}") from None
         if not items:
             raise EngineSpecError(f"empty engine spec {text!r}; expected settings such as "
                                   f"'depth=4' or 'movetime=0.1,hash=16'")
@@ -84,10 +107,11 @@ class EngineSpec:
                 raise EngineSpecError(f"cannot read {item!r} in engine spec {text!r}; expected "
                                       f"key=value, e.g. depth=4")
             key = "movetime" if key == "time" else key
-            if key not in cls.KEYS and key not in EVAL_WEIGHTS:
+            if key not in cls.KEYS and key not in EVAL_WEIGHTS and key not in SEARCH_OPTIONS:
                 raise EngineSpecError(
                     f"unknown setting {key!r} in engine spec {text!r}; expected "
-                    f"{', '.join(cls.KEYS)} or an evaluation weight ({', '.join(EVAL_WEIGHTS)})")
+                    f"{', '.join(cls.KEYS)}, a search option ({', '.join(SEARCH_OPTIONS)}) "
+                    f"or an evaluation weight ({', '.join(EVAL_WEIGHTS)})")
             if key in settings:
                 raise EngineSpecError(f"{key} is given twice in engine spec {text!r}")
             settings[key] = value
@@ -100,9 +124,12 @@ class EngineSpec:
                 check_hash_mb(hash_mb, whole=True)
             weights = tuple(sorted((k, _whole(k, v)) for k, v in settings.items()
                                    if k in EVAL_WEIGHTS))
+            options = tuple(sorted((k, _whole(k, v)) for k, v in settings.items()
+                                   if k in SEARCH_OPTIONS))
         except ValueError as exc:
             raise EngineSpecError(f"{exc} (in engine spec {text!r})") from None
-        return cls(limit, hash_mb, settings.get("name"), weights)
+        return cls(limit, hash_mb, settings.get("name"), weights, settings.get("eval"),
+                   options, settings.get("egdb_path"), settings.get("hub"))
 
     @property
     def has_limit(self) -> bool:
@@ -125,7 +152,10 @@ class EngineSpec:
                  for k, v in (("depth", self.depth), ("nodes", self.nodes),
                               ("movetime", self.movetime), ("hash", self.hash_mb))
                  if v is not None]
-        parts += [f"{k}={v}" for k, v in self.weights]
+        parts += [f"{k}={shlex.quote(v)}" for k, v in (("eval", self.evaluation),
+                                                        ("egdb_path", self.egdb),
+                                                        ("hub", self.hub)) if v is not None]
+        parts += [f"{k}={v}" for k, v in self.weights + self.options]
         return ",".join(parts) or "default"
 
 
@@ -177,7 +207,9 @@ class EnginePlayer:
     def __init__(self, spec: EngineSpec, variant: Variant) -> None:
         self.spec = spec
         self.name = str(spec)
-        self.engine = Engine(variant, spec.hash_mb or DEFAULT_HASH_MB, **dict(spec.weights))
+        self.engine = Engine(variant, spec.hash_mb or DEFAULT_HASH_MB,
+                             evaluation=spec.evaluation, options=dict(spec.options),
+                             egdb=spec.egdb, **dict(spec.weights))
 
     def new_game(self, board: Board) -> None:
         # a fresh table per game: each game then depends only on its opening and the settings
@@ -201,7 +233,10 @@ def make_player(item: Any, variant: Variant, depth: Optional[int],
     """The player for `item` (an engine spec, a player, a function of the board), named
     `label` unless it has a name; a spec without limits gets `depth`/`movetime`."""
     if isinstance(item, (str, EngineSpec)):
-        return EnginePlayer(EngineSpec.parse(item).with_defaults(depth, movetime), variant)
+        spec = EngineSpec.parse(item).with_defaults(depth, movetime)
+        if spec.hub is not None:
+            return HubPlayer(spec.hub, variant, spec.limit, spec.hash_mb, spec.name)
+        return EnginePlayer(spec, variant)
     if hasattr(item, "choose"):
         if not getattr(item, "name", None):
             try:

@@ -1,0 +1,170 @@
+"""The endgame databases: built by retrograde analysis for every game (small ones here, in a
+temporary folder), every position consistent with its successors, in agreement with the
+search, probed from Python and by the engine, and the `shashki egdb` command."""
+
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+import shashki
+from shashki import egdb
+from shashki.engine import Engine
+from shashki.fen import write_fen
+from shashki.variants import get_variant
+
+VARIANTS = ["russian", "giveaway", "brazilian", "italian", "english"]
+ENV = dict(os.environ, PYTHONUNBUFFERED="1")
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    path = tmp_path_factory.mktemp("egdb")
+    for variant in VARIANTS:
+        egdb.build(variant, 3, path)
+    return path
+
+
+def _random_boards(variant, pieces, count, seed):
+    variant = get_variant(variant)
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        squares = rng.sample(range(32), pieces)
+        split = rng.randint(1, pieces - 1)
+        white = black = kings = 0
+        ok = True
+        for i, s in enumerate(squares):
+            king = rng.random() < 0.5
+            if not king and (s >= 28 if i < split else s < 4):
+                ok = False          # a man on its crowning row
+            if i < split:
+                white |= 1 << s
+            else:
+                black |= 1 << s
+            if king:
+                kings |= 1 << s
+        if ok:
+            board = shashki.Board(variant, write_fen(white, black, kings, rng.randint(0, 1),
+                                                     variant))
+            if board.outcome() is None:
+                out.append(board)
+    return out
+
+
+def test_signatures_are_in_build_order():
+    sigs = egdb.signatures(3)
+    assert sigs[0] == (0, 1, 0, 1) and len(sigs) == len(set(sigs)) == 16
+    assert all(s[0] + s[1] and s[2] + s[3] for s in sigs)
+    for a, b in zip(sigs, sigs[1:]):      # fewer pieces, then fewer men, first
+        assert (sum(a), a[0] + a[2]) <= (sum(b), b[0] + b[2])
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_position_agrees_with_its_successors(folder, variant):
+    checked, bad = egdb.verify(variant, 3, folder)
+    assert checked > 190_000 and bad == []
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_forced_results_of_the_search_agree(folder, variant):
+    tables = egdb.open_tables(variant, folder)
+    engine = Engine(variant, 8, egdb=False)
+    found = 0
+    for board in _random_boards(variant, 3, 60, seed=len(variant)):
+        wdl, dtz = tables.probe(board)
+        score = engine.search(board, depth=12).score
+        if score.win_in is not None:
+            found += 1
+            assert wdl == (1 if score.win_in > 0 else -1), board.fen()
+    assert found >= 10
+
+
+def test_probe_api(folder):
+    tables = egdb.open_tables("russian", folder)
+    assert tables.complete_pieces == 3 and (0, 1, 0, 1) in tables.available
+    assert tables.probe_wdl(shashki.Board("russian", "W:WKc1:BKf8")) == 0
+    # every move of the king on a1 is taken by the one on h8
+    lost = shashki.Board("russian", "W:WKa1:BKh8")
+    assert tables.probe_wdl(lost) == -1 and tables.probe_dtz(lost) < 0
+    # ... and so is the one on h8 with Black to move
+    assert tables.probe_wdl(shashki.Board("russian", "B:WKa1:BKh8")) == -1
+    won = shashki.Board("russian", "W:WKc1:BKe3,Kg5")      # c1 takes both
+    assert tables.probe_wdl(won) == 1 and tables.probe_dtz(won) == 1
+    assert tables.best_move(won).is_capture
+    too_many = shashki.Board("russian", "W:WKa1,Kc1:BKh8,Kf8")
+    with pytest.raises(egdb.MissingTableError):
+        tables.probe(too_many)
+    assert tables.get_wdl(too_many) is None and tables.get_dtz(too_many, 7) == 7
+    with pytest.raises(egdb.EgdbError):
+        tables.probe(shashki.Board("english", "W:WK1:BK32"))
+    # the same values from the module-level probe, through the default folder
+    os.environ["SHASHKI_EGDB"], saved = str(folder), os.environ["SHASHKI_EGDB"]
+    try:
+        assert egdb.probe(won) == tables.probe(won)
+    finally:
+        os.environ["SHASHKI_EGDB"] = saved
+
+
+def test_the_draw_rules_make_slow_wins_draws(folder):
+    tables = egdb.open_tables("russian", folder)
+    # two kings against a man: the man is caught in 2 plies, unless the 15 moves of kings
+    # only (7.2.5) run out first
+    board = shashki.Board("russian", "W:WKa1,Kc1:Bh8")
+    assert tables.probe(board) == (1, 2)
+    late = board.copy()
+    late._set_draws(28, 28, -1, -1)     # counters as they stand after 28 plies of kings
+    assert tables.probe(late) == (1, 2)
+    late._set_draws(29, 29, -1, -1)
+    assert tables.probe(late) == (0, 0)
+    # two kings against a lone king (7.2.8: 5 moves) is drawn
+    assert tables.probe_wdl(shashki.Board("russian", "W:WKa1,Kc1:BKd8")) == 0
+
+
+def test_bad_input(tmp_path):
+    with pytest.raises(ValueError, match="pieces"):
+        egdb.build("russian", 1, tmp_path)
+    with pytest.raises(ValueError, match="pieces"):
+        egdb.build("russian", 9, tmp_path)
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("x")
+    with pytest.raises(egdb.EgdbError, match="not a folder"):
+        egdb.build("russian", 2, not_a_folder)
+    egdb.build("english", 2, tmp_path)
+    path = tmp_path / "english" / "0101.egdb"
+    path.write_bytes(path.read_bytes()[:40])
+    with pytest.raises(egdb.EgdbError, match="damaged|not"):
+        egdb.open_tables("english", tmp_path).probe(shashki.Board("english", "W:WK1:BK32"))
+
+
+def test_the_engine_probes_the_tables(folder):
+    board = shashki.Board("russian", "W:WKa1,Kc1:Bh8")
+    engine = Engine("russian", 8, egdb=folder)
+    assert engine.egdb is not None and engine.egdb.complete_pieces == 3
+    result = engine.search(board, depth=4)
+    assert result.score.egdb == 1 and str(result.score) == "egdb win"
+    assert engine.egdb_hits > 0
+    assert Engine("russian", 8, egdb=False).egdb is None
+    # with the probe switched off the search gets its own score
+    off = Engine("russian", 8, egdb=folder, options={"egdb": 0})
+    assert off.search(board, depth=4).score.egdb is None and off.egdb_hits == 0
+
+
+def test_egdb_command(tmp_path):
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "shashki", "egdb", *args,
+                               "--dir", str(tmp_path)],
+                              capture_output=True, text=True, env=ENV, timeout=120)
+
+    built = run("build", "italian", "2")
+    assert built.returncode == 0 and "italian up to 2 pieces" in built.stdout
+    verified = run("verify", "italian", "2")
+    assert verified.returncode == 0 and "0 disagree" in verified.stdout
+    probed = run("probe", "italian", "W:WK1:BK32")
+    assert probed.returncode == 0 and "for the side to move" in probed.stdout
+    info = run("info")
+    assert "italian: " in info.stdout
+    bad = run("build", "russian", "12")
+    assert bad.returncode == 2 and "PIECES" in bad.stderr
