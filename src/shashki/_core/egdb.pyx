@@ -29,6 +29,7 @@ loss is accepted only within the plies the draw rules allow; what is never resol
 
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.string cimport memset
+from libc.stdlib cimport malloc, free
 from libc.stdint cimport uint8_t, uint32_t, int64_t
 
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Position, Move, MoveList, KernelOps,
@@ -488,6 +489,116 @@ cdef inline u64 step(const Egdb *db, u64 sq, int d) noexcept nogil:
     return (<u64>1) << (nrow * db.W + nfile // 2)
 
 
+cdef int build_pair(Egdb *db, int wm, int wk, int bm, int bk) noexcept nogil:
+    """Solve the signature (wm, wk, bm, bk) and its mirror image, slice by slice, the most
+    advanced placements of the men first.  -1 when memory runs out."""
+    cdef int c0 = sig_code(wm, wk, bm, bk), c1 = sig_code(bm, bk, wm, wk)
+    cdef u64 nb = db.binom[db.nm][bm]
+    cdef u64 nmen0 = db.binom[db.nm][wm] * nb
+    cdef u64 nmen1 = db.binom[db.nm][bm] * db.binom[db.nm][wm]
+    cdef int nfree = db.N - wm - bm
+    cdef u64 kings0 = db.binom[nfree][wk] * db.binom[nfree - wk][bk]
+    cdef u64 kings1 = db.binom[nfree][bk] * db.binom[nfree - bk][wk]
+    cdef u64 mi, mi1, a_w, a_b, m, most = (kings0 if kings0 > kings1 else kings1) * 2
+    cdef int adv, maxadv = (wm + bm) * db.R, r = 0
+    cdef u64 *order = NULL
+    cdef u64 *start = NULL
+    cdef uint8_t *adv_of = NULL
+    cdef uint8_t *done0 = NULL
+    cdef uint8_t *done1 = NULL
+    cdef Slice s
+    cdef uint32_t nq, nn
+    s.cnt = <uint8_t *>malloc(most)
+    s.flag = <uint8_t *>malloc(most)
+    s.lim = <uint8_t *>malloc(most)
+    s.queue = <uint32_t *>malloc(most * sizeof(uint32_t))
+    s.next = <uint32_t *>malloc(most * sizeof(uint32_t))
+    order = <u64 *>malloc(nmen0 * sizeof(u64))
+    start = <u64 *>malloc((maxadv + 2) * sizeof(u64))
+    adv_of = <uint8_t *>malloc(nmen0)
+    done0 = <uint8_t *>malloc(nmen0)
+    done1 = done0 if c1 == c0 else <uint8_t *>malloc(nmen1)
+    if not (s.cnt and s.flag and s.lim and s.queue and s.next and order and start and
+            adv_of and done0 and done1):
+        r = -1
+    else:
+        memset(done0, 0, nmen0)
+        if done1 != done0:
+            memset(done1, 0, nmen1)
+        # the placements of the men by advancement (counting sort, most advanced first)
+        for adv in range(maxadv + 2):
+            start[adv] = 0
+        for mi in range(nmen0):
+            a_w = unrank(db, mi // nb, wm, db.nm)
+            a_b = unrank(db, mi % nb, bm, db.nm) << db.W
+            if a_w & a_b:
+                adv_of[mi] = 255
+                continue
+            adv = 0
+            m = a_w
+            while m:
+                adv += ctz(m) // db.W
+                m &= m - 1
+            m = a_b
+            while m:
+                adv += db.R - 1 - ctz(m) // db.W
+                m &= m - 1
+            adv_of[mi] = <uint8_t>adv
+            start[maxadv - adv + 1] += 1
+        for adv in range(1, maxadv + 2):
+            start[adv] += start[adv - 1]
+        for mi in range(nmen0):
+            if adv_of[mi] != 255:
+                adv = maxadv - adv_of[mi]
+                order[start[adv]] = mi
+                start[adv] += 1
+        # start[maxadv] is now the number of valid placements
+        for m in range(start[maxadv]):
+            mi = order[m]
+            if done0[mi]:
+                continue
+            a_w = unrank(db, mi // nb, wm, db.nm)
+            a_b = unrank(db, mi % nb, bm, db.nm) << db.W
+            # the mirror image: Black's men turned round are White's
+            mi1 = men_index(db, rotate(db, a_b), rotate(db, a_w), wm)
+            s.h[0].code = c0
+            s.h[0].base = mi * kings0
+            s.h[0].count = kings0
+            s.h[0].wm = a_w
+            s.h[0].bm = a_b
+            s.h[0].nwk = wk
+            s.h[0].nbk = bk
+            s.h[0].offset = 0
+            done0[mi] = 1
+            if c1 == c0 and mi1 == mi:
+                s.nh = 1
+            else:
+                s.nh = 2
+                s.h[1].code = c1
+                s.h[1].base = mi1 * kings1
+                s.h[1].count = kings1
+                s.h[1].wm = rotate(db, a_b)
+                s.h[1].bm = rotate(db, a_w)
+                s.h[1].nwk = bk
+                s.h[1].nbk = wk
+                s.h[1].offset = <uint32_t>kings0
+                done1[mi1] = 1
+            init_slice(db, &s, &nq, &nn)
+            spread(db, &s, nq, nn)
+    free(s.cnt)
+    free(s.flag)
+    free(s.lim)
+    free(s.queue)
+    free(s.next)
+    free(order)
+    free(start)
+    free(adv_of)
+    if done1 != done0:
+        free(done1)
+    free(done0)
+    return r
+
+
 cdef class EgdbTables:
     """The endgame tables of one game in memory, for building, verifying and probing."""
     cdef Egdb *db
@@ -572,86 +683,15 @@ cdef class EgdbTables:
     def build(self, int wm, int wk, int bm, int bk):
         """Solve a signature and its mirror (bm, bk, wm, wk) together; both tables must be
         attached (zeroed) and every table they lead to solved."""
-        cdef Egdb *db = self.db
-        cdef int c0 = sig_code(wm, wk, bm, bk), c1 = sig_code(bm, bk, wm, wk)
-        cdef u64 nmen0 = db.binom[db.nm][wm] * db.binom[db.nm][bm]
-        cdef u64 kings0, kings1, mi, mi1, a_w, a_b, most = 0
-        cdef int adv, level, r
-        cdef Slice s
-        cdef uint32_t nq, nn
-        cdef SqPos q
-        if db.tables[c0].data == NULL or db.tables[c1].data == NULL:
+        cdef int r
+        if self.db.tables[sig_code(wm, wk, bm, bk)].data == NULL or \
+                self.db.tables[sig_code(bm, bk, wm, wk)].data == NULL:
             raise ValueError("attach both tables first")
-        db.max_pieces = max(db.max_pieces, wm + wk + bm + bk)
-        free = db.N - wm - bm
-        kings0 = db.binom[free][wk] * db.binom[free - wk][bk]
-        kings1 = db.binom[free][bk] * db.binom[free - bk][wk]
-        # the men placements, from the most advanced
-        levels = {}
-        for mi in range(nmen0):
-            a_w = unrank(db, mi // db.binom[db.nm][bm], wm, db.nm)
-            a_b = unrank(db, mi % db.binom[db.nm][bm], bm, db.nm) << db.W
-            if a_w & a_b:
-                continue
-            adv = 0
-            m = a_w
-            while m:
-                adv += ctz(m) // db.W
-                m &= m - 1
-            m = a_b
-            while m:
-                adv += db.R - 1 - ctz(m) // db.W
-                m &= m - 1
-            levels.setdefault(adv, []).append(mi)
-        done = set()
-        most = max(kings0, kings1) * 2
-        s.cnt = <uint8_t *>PyMem_Malloc(most)
-        s.flag = <uint8_t *>PyMem_Malloc(most)
-        s.lim = <uint8_t *>PyMem_Malloc(most)
-        s.queue = <uint32_t *>PyMem_Malloc(most * sizeof(uint32_t))
-        s.next = <uint32_t *>PyMem_Malloc(most * sizeof(uint32_t))
-        try:
-            if not (s.cnt and s.flag and s.lim and s.queue and s.next):
-                raise MemoryError()
-            for adv in sorted(levels, reverse=True):
-                for mi in levels[adv]:
-                    if (c0, mi) in done:
-                        continue
-                    a_w = unrank(db, mi // db.binom[db.nm][bm], wm, db.nm)
-                    a_b = unrank(db, mi % db.binom[db.nm][bm], bm, db.nm) << db.W
-                    # the mirror image: Black's men turned round are White's
-                    mi1 = men_index(db, rotate(db, a_b), rotate(db, a_w), wm)
-                    s.h[0].code = c0
-                    s.h[0].base = mi * kings0
-                    s.h[0].count = kings0
-                    s.h[0].wm = a_w
-                    s.h[0].bm = a_b
-                    s.h[0].nwk = wk
-                    s.h[0].nbk = bk
-                    s.h[0].offset = 0
-                    done.add((c0, mi))
-                    if c1 == c0 and mi1 == mi:
-                        s.nh = 1
-                    else:
-                        s.nh = 2
-                        s.h[1].code = c1
-                        s.h[1].base = mi1 * kings1
-                        s.h[1].count = kings1
-                        s.h[1].wm = rotate(db, a_b)
-                        s.h[1].bm = rotate(db, a_w)
-                        s.h[1].nwk = bk
-                        s.h[1].nbk = wk
-                        s.h[1].offset = <uint32_t>kings0
-                        done.add((c1, mi1))
-                    with nogil:
-                        init_slice(db, &s, &nq, &nn)
-                        spread(db, &s, nq, nn)
-        finally:
-            PyMem_Free(s.cnt)
-            PyMem_Free(s.flag)
-            PyMem_Free(s.lim)
-            PyMem_Free(s.queue)
-            PyMem_Free(s.next)
+        self.db.max_pieces = max(self.db.max_pieces, wm + wk + bm + bk)
+        with nogil:
+            r = build_pair(self.db, wm, wk, bm, bk)
+        if r < 0:
+            raise MemoryError("not enough memory to build the tables")
 
     def verify(self, int wm, int wk, int bm, int bk, int limit=20):
         """Check every position of a signature against its successors' values: (positions

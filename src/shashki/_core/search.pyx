@@ -148,9 +148,12 @@ cdef enum:
     O_THREATS = 3       # quiescence: a quiet position whose other side threatens a capture
                         # is searched one ply on (0: off)
     O_LMR_MOVES = 4     # moves searched in full before the later ones are reduced
+    O_TIME_USE = 5      # (read by shashki.engine) the percentage of a movetime after which
+                        # no iteration starts, 100: all of it, cut-short iterations used
+    O_TT2 = 6           # the hash table in buckets of two entries (0: one)
     NOPTIONS = 8
 
-OPTION_NAMES = ("lmr", "aspiration", "egdb", "threats", "lmr_moves")
+OPTION_NAMES = ("lmr", "aspiration", "egdb", "threats", "lmr_moves", "time_use", "tt2")
 
 
 ctypedef struct Engine:
@@ -211,6 +214,17 @@ cdef inline void check_limits(Engine *e) noexcept nogil:
         e.stop = 1
 
 
+cdef inline TTEntry *tt_entry(Engine *e, u64 key) noexcept nogil:
+    """The table's entry of `key`, or the one it would go to (with option tt2, the first of
+    its bucket of two unless the second holds it)."""
+    cdef u64 i = key & e.tt_mask
+    if e.opt[O_TT2]:
+        i &= ~(<u64>1)
+        if e.tt[i].key != key and e.tt[i | 1].key == key:
+            i |= 1
+    return &e.tt[i]
+
+
 cdef inline void remember(MoveId *id, const Move *m) noexcept nogil:
     id.frm = m.frm
     id.to = m.to
@@ -226,7 +240,7 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
     cdef MoveId hash_move
     cdef int i, j, k, score, best, new_depth, tt_score, old_alpha, reduction
     cdef DrawState cd
-    cdef bint captures, pv_node, have_hash = False
+    cdef bint captures, pv_node, replace, have_hash = False
     cdef Move *m
     cdef Move tmp
     cdef int tmpo
@@ -276,7 +290,7 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
         depth = 0
 
     # transposition table
-    te = &e.tt[key & e.tt_mask]
+    te = tt_entry(e, key)
     if te.key == key:
         have_hash = True
         hash_move.frm = te.frm
@@ -385,7 +399,14 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
     # Store, mate scores relative to this node.  An entry of another position is replaced only
     # by a search as deep or deeper, unless it is left over from an earlier move; quiescence
     # nodes (depth 0) never push out a real search.
-    if te.key == key or te.gen != e.gen or (depth > 0 and depth >= te.depth):
+    if e.opt[O_TT2] and te.key != key:
+        # two entries a bucket: the first keeps the deepest search, the second the latest
+        if not (te.gen != e.gen or (depth > 0 and depth >= te.depth)):
+            te = &e.tt[(key & e.tt_mask) | 1]
+        replace = True
+    else:
+        replace = te.key == key or te.gen != e.gen or (depth > 0 and depth >= te.depth)
+    if replace:
         te.key = key
         te.gen = e.gen
         te.depth = <int8_t>depth
@@ -622,4 +643,4 @@ MAX_PLY = MAXPLY
 EGDB_BOUND = BOUND
 #: the search options and their defaults (Searcher.set_options)
 OPTION_DEFAULTS = (("lmr", 0), ("aspiration", 0), ("egdb", 1), ("threats", 0),
-                   ("lmr_moves", 3))
+                   ("lmr_moves", 3), ("time_use", 100), ("tt2", 0))

@@ -449,7 +449,8 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
         print(f"games saved to {args.save}", file=out)
     if args.log:
         elo, low_elo, high_elo = tally.elo(args.model)
-        entry = {"a": str(spec_a), "b": str(spec_b), "variant": variant.name,
+        entry = {"a": str(spec_a), "b": str(spec_b), "a_spec": spec_a.settings(),
+                 "b_spec": spec_b.settings(), "variant": variant.name,
                  "openings": table, "games": tally.games, "pairs": tally.pairs,
                  "wdl": [result.wins, result.draws, result.losses],
                  "pentanomial": tally.pentanomial, "elo": round(elo, 1),

@@ -146,8 +146,10 @@ class EngineSpec:
         return dataclasses.replace(self, limit=Limit(depth=depth, movetime=movetime))
 
     def __str__(self) -> str:
-        if self.name:
-            return self.name
+        return self.name or self.settings()
+
+    def settings(self) -> str:
+        """The spec's settings as text (without its name)."""
         parts = [f"{k}={v:g}" if k == "movetime" else f"{k}={v}"
                  for k, v in (("depth", self.depth), ("nodes", self.nodes),
                               ("movetime", self.movetime), ("hash", self.hash_mb))

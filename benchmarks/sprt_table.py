@@ -1,0 +1,38 @@
+"""The SPRT log as a Markdown table: one row per test of benchmarks/sprt/log.jsonl.
+
+    python benchmarks/sprt_table.py [benchmarks/sprt/log.jsonl]
+
+Each line of the log is what `shashki match ... --log FILE` appends: the two engine specs, the
+game, the games and their pentanomial counts, the Elo difference with its 95% interval, and
+the SPRT's bounds, LLR and decision.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def main(argv):
+    path = Path(argv[0]) if argv else HERE / "sprt" / "log.jsonl"
+    print("| A | B | game | games | W-D-L (A) | pentanomial | Elo (95%) | SPRT | LLR | result |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        e = json.loads(line)
+        s = e.get("sprt") or {}
+        low, high = e["elo95"]
+        bounds = f"[{s['elo0']:g}, {s['elo1']:g}]" if s else "-"
+        result = {"H1": "accepted", "H0": "rejected", None: "no decision",
+                  "stopped": "stopped"}.get(s.get("decision"), "-") if s else "-"
+        print(f"| {e['a']} | {e['b']} | {e['variant']} | {e['games']} | "
+              f"{'-'.join(map(str, e['wdl']))} | {e['pentanomial']} | "
+              f"{e['elo']:+.1f} ({low:+.1f} .. {high:+.1f}) | {bounds} | "
+              f"{s.get('llr', float('nan')):+.2f} | {result} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
