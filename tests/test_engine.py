@@ -234,3 +234,23 @@ def test_module_search_does_not_depend_on_earlier_calls():
     eng = Engine("russian")
     assert eng.search(board, depth=7).nodes == first.nodes
     assert eng.search(board, depth=7).nodes < first.nodes
+
+
+@pytest.mark.parametrize("options", [{"lmr": 3}, {"aspiration": 25}, {"threats": 1},
+                                     {"extend": 1}, {"tt2": 1}, {"lmr": 1, "lmr_moves": 2}])
+def test_search_options_change_the_search_not_its_legality(options):
+    board = shashki.Board("russian")
+    plain = Engine("russian", 4, options={}).search(board, depth=9)
+    other = Engine("russian", 4, options=options)
+    assert other.options[next(iter(options))] == next(iter(options.values()))
+    result = other.search(board, depth=9)
+    assert result.best_move in board.legal_moves and result.depth == 9
+    assert result.nodes != plain.nodes
+
+
+@pytest.mark.parametrize("options, message", [({"lmrr": 1}, "unknown search option"),
+                                              ({"lmr": -1}, "whole number from 0"),
+                                              ({"aspiration": 2.5}, "whole number")])
+def test_bad_search_options(options, message):
+    with pytest.raises(ValueError, match=message):
+        Engine("russian", 1, options=options)

@@ -151,9 +151,11 @@ cdef enum:
     O_TIME_USE = 5      # (read by shashki.engine) the percentage of a movetime after which
                         # no iteration starts, 100: all of it, cut-short iterations used
     O_TT2 = 6           # the hash table in buckets of two entries (0: one)
+    O_EXTEND = 7        # an exchange (a capture answered by a capture) costs no depth
     NOPTIONS = 8
 
-OPTION_NAMES = ("lmr", "aspiration", "egdb", "threats", "lmr_moves", "time_use", "tt2")
+OPTION_NAMES = ("lmr", "aspiration", "egdb", "threats", "lmr_moves", "time_use", "tt2",
+                "extend")
 
 
 ctypedef struct Engine:
@@ -343,8 +345,12 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
         cd = d[0]
         draws_after(&cd, p, m, &child, &e.draws)
         ckey = key_after(key, p, m)
-        # a forced reply (one legal move) costs no depth
+        # a forced reply (one legal move) costs no depth, nor (option extend) a capture that
+        # the other side must answer with a capture: an exchange is searched to its end
         new_depth = depth if ml.n == 1 and depth > 0 else depth - 1
+        if e.opt[O_EXTEND] and m.ncapt and depth > 0 and new_depth < depth and \
+                e.ops.must_capture(&child):
+            new_depth = depth
         # late quiet moves are searched less deep first, unless they give a capture away
         reduction = 0
         if e.opt[O_LMR] and depth >= 3 and i >= e.opt[O_LMR_MOVES] and not captures \
@@ -643,4 +649,4 @@ MAX_PLY = MAXPLY
 EGDB_BOUND = BOUND
 #: the search options and their defaults (Searcher.set_options)
 OPTION_DEFAULTS = (("lmr", 0), ("aspiration", 0), ("egdb", 1), ("threats", 0),
-                   ("lmr_moves", 3), ("time_use", 100), ("tt2", 0))
+                   ("lmr_moves", 3), ("time_use", 100), ("tt2", 0), ("extend", 0))
