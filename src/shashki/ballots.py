@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from .errors import InvalidOpeningError
-from .variants import Variant, get_variant
+from .variants import OpeningTable, Variant, get_variant
 
 if TYPE_CHECKING:
     from .board import Board
@@ -30,37 +30,12 @@ if TYPE_CHECKING:
 _DATA = "data/openings"
 
 
-@dataclass(frozen=True)
-class Table:
-    id: str
-    file: str
-    description: str
+#: an opening table as the game records list it (kept under its old name)
+Table = OpeningTable
 
 
-_MICRO_RU = Table("micro-match", "russian.json",
-                  "IDF table by GM D. Tsinman (2017) for micro-matches: 745 positions in "
-                  "categories I-XXXIII")
-_MICRO_BR = Table("micro-match", "brazilian.json",
-                  "FMJD Drawing Table 64 for brazilian: 736 positions in categories I-XXXIII")
-_BASIC = Table("basic-150", "150russian_and_brazilian.json", "IDF table of 150 basic positions")
-
-#: the tables of each game, in the order `openings(variant)` lists them
-TABLES: Dict[str, Tuple[Table, ...]] = {
-    "russian": (_MICRO_RU, _BASIC),
-    "giveaway": (),
-    "brazilian": (_MICRO_BR, _BASIC),
-    "italian": (Table("11-man", "11_italian.json",
-                      "italian 11-man ballot: 2400 positions, one man of each side removed"),),
-    "english": (
-        Table("2-move", "2move_english.json", "two-move ballot: 49 openings, 6 barred as lost"),
-        Table("3-move", "3move_english.json",
-              "ACF three-move ballot: 174 openings, 18 barred as lost"),
-        Table("4-move", "4move_english.json", "four-move ballot: 794 openings"),
-        Table("5-move", "5move_english.json", "five-move ballot: 2700 openings"),
-        Table("11-man", "11_english.json",
-              "11-man ballot: 2500 openings, one man of each side removed, then two moves"),
-    ),
-}
+def _game_tables(name: str) -> Tuple[OpeningTable, ...]:
+    return get_variant(name).opening_tables
 
 
 @dataclass(frozen=True)
@@ -94,7 +69,7 @@ class Opening:
 
 def opening_tables(variant: Union[str, Variant]) -> Tuple[str, ...]:
     """The ids of the opening tables of a game (empty for giveaway)."""
-    return tuple(t.id for t in TABLES[get_variant(variant).name])
+    return tuple(t.id for t in get_variant(variant).opening_tables)
 
 
 def openings(variant: Union[str, Variant], table: Optional[str] = None) -> List[Opening]:
@@ -122,7 +97,7 @@ def find_opening(variant: Union[str, Variant], opening: Union[str, Opening],
         raise InvalidOpeningError(
             f"an opening is an Opening or its name, not {type(opening).__name__}")
     wanted = opening.strip()
-    if not TABLES[name]:
+    if not _game_tables(name):
         raise InvalidOpeningError(f"shashki has no opening tables for {name}")
     entries = [o for tab in _tables(name, table) for o in _load(name, tab)]
     fits = [o for o in entries if o.name == wanted]
@@ -143,7 +118,7 @@ def find_opening(variant: Union[str, Variant], opening: Union[str, Opening],
 
 
 def _tables(name: str, table: Optional[str]) -> Sequence[Table]:
-    tables = TABLES[name]
+    tables = _game_tables(name)
     if table is None:
         return tables
     found = [t for t in tables if t.id == table]

@@ -86,10 +86,9 @@ _MAX_EVAL = _WIN - _search.MAX_PLY - 1
 
 
 def _weights(variant: Variant) -> Dict[str, Any]:
-    flying = variant.flying_kings
-    # the draw rules are the board's own (the searcher takes them from the board searched)
-    return dict(man=100, king=300 if flying else 150, advance=3 if flying else 4,
-                back_rank=6, centre=4, reversed=variant.reversed_goal)
+    # the game's record holds its weights; the draw rules are the board's own (the searcher
+    # takes them from the board searched)
+    return dict(variant.engine.weights(), reversed=variant.reversed_goal)
 
 
 def _check_weights(variant: Variant, weights: Mapping[str, object]) -> Dict[str, int]:

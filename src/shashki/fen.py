@@ -26,7 +26,6 @@ from ._text import bounded_int
 from .errors import InvalidFenError
 from .variants import WHITE, BLACK, COLOR_NAMES, Variant, get_variant
 
-MAX_PIECES = 12
 #: every character a FEN may hold once spaces, quotes and the trailing dot are gone
 _ALLOWED = frozenset("WBKHFwbkhf" "abcdefghABCDEFGH" "0123456789" ":,-")
 _NUMBER = re.compile(r"[0-9]+\Z")
@@ -151,14 +150,15 @@ def _parse_pieces(text: str, variant: Variant, taken: int,
             if king:
                 kmask |= bit
         count = bin(mask).count("1")
-        if count > MAX_PIECES:
-            raise InvalidFenError(f"more than {MAX_PIECES} {color_name} pieces in the FEN; a "
-                                  f"side has at most {MAX_PIECES}")
+        most = variant.geometry.max_pieces
+        if count > most:
+            raise InvalidFenError(f"more than {most} {color_name} pieces in the FEN; a "
+                                  f"side has at most {most}")
     return mask, kmask
 
 
 def _parse_item(body: str, variant: Variant, item: str) -> List[int]:
-    """The squares (0..31) of one item: a square or a range of numbered squares."""
+    """The squares of one item: a square or a range of numbered squares."""
     parts = body.split("-")
     if len(parts) > 2:
         raise InvalidFenError(f"cannot read {_short(item)!r} in a FEN; a range is two numbered "
@@ -180,24 +180,27 @@ def _parse_item(body: str, variant: Variant, item: str) -> List[int]:
         raise InvalidFenError(f"cannot read {_short(item)!r} in a FEN; expected a square such "
                               f"as {'' if variant.numeric else 'c3 or '}22, a range such as "
                               f"21-32, or K before a king's square")
+    g = variant.geometry
     if variant.numeric:
         raise InvalidFenError(
-            f"{variant.name} FEN squares are numbers 1-32, not {_short(body)!r}")
-    file, rank = match.group(1).lower(), match.group(2)
-    if file > "h" or len(rank) != 1 or not "1" <= rank <= "8":
+            f"{variant.name} FEN squares are numbers 1-{g.squares}, not {_short(body)!r}")
+    letters = "abcdefghijklmnop"[:2 * g.width]
+    file, rank = match.group(1).lower(), bounded_int(match.group(2), g.rows)
+    if file not in letters or rank is None or rank < 1:
         raise InvalidFenError(f"square {_short(body)} in a FEN is off the board; squares are "
-                              f"a1-h8 (or numbers 1-32)")
-    square = _sq.square_at(ord(file) - 97, int(rank) - 1)
+                              f"a1-{letters[-1]}{g.rows} (or numbers 1-{g.squares})")
+    square = g.square_at(letters.index(file), rank - 1)
     if square is None:
         raise InvalidFenError(f"{body} is a light square; pieces stand on dark squares")
     return [square]
 
 
 def _number(digits: str, variant: Variant) -> int:
-    number = bounded_int(digits, 32)
+    last = variant.geometry.squares
+    number = bounded_int(digits, last)
     if number is None or number < 1:
         raise InvalidFenError(f"square {_short(digits)} in a FEN is out of range; squares are "
-                              f"numbered 1-32")
+                              f"numbered 1-{last}")
     return number
 
 
@@ -222,16 +225,15 @@ def write_fen(white: int, black: int, kings: int, turn: int, variant: Variant) -
     """The PDN FEN of a position, in `variant`'s notation: White's section first, men then
     kings, squares in increasing order (numeric squares with ranges)."""
     parts = ["W" if turn == WHITE else "B"]
+    name = variant.square_name
     for letter, mask in (("W", white), ("B", black)):
-        men = mask & ~kings
-        royals = mask & kings
+        men = _sq.mask_squares(mask & ~kings)
+        royals = _sq.mask_squares(mask & kings)
         if variant.numeric:
-            number = (_sq.italian_number if variant.squares == "italian" else _sq.english_number)
-            items = _runs(sorted(number(s) for s in _sq.mask_squares(men)))
-            items += ["K" + str(n) for n in sorted(number(s) for s in _sq.mask_squares(royals))]
+            items = _runs(sorted(int(name(s)) for s in men))
+            items += ["K" + str(n) for n in sorted(int(name(s)) for s in royals)]
         else:
-            items = [_sq.ALGEBRAIC_NAMES[s] for s in _sq.mask_squares(men)]
-            items += ["K" + _sq.ALGEBRAIC_NAMES[s] for s in _sq.mask_squares(royals)]
+            items = [name(s) for s in men] + ["K" + name(s) for s in royals]
         parts.append(letter + ",".join(items))
     return ":".join(parts)
 
