@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
 
+from ._text import quote
 from .errors import InvalidOpeningError
 from .variants import OpeningTable, Variant, get_variant
 
@@ -109,11 +110,11 @@ def find_opening(variant: Union[str, Variant], opening: Union[str, Opening],
     where = f"table {table!r}" if table is not None else f"the {name} tables"
     if not fits:
         raise InvalidOpeningError(
-            f"no opening {_quote(wanted)} in {where}; give a full name as "
+            f"no opening {quote(wanted)} in {where}; give a full name as "
             f"shashki.openings({name!r}) lists it, or its code"
             + (f", e.g. {entries[0].code!r}" if entries else ""))
     raise InvalidOpeningError(
-        f"{_quote(wanted)} names {len(fits)} openings in {where}: "
+        f"{quote(wanted)} names {len(fits)} openings in {where}: "
         f"{', '.join(f'{o.name!r} ({o.table})' for o in fits[:6])}; give the table or full name")
 
 
@@ -202,6 +203,3 @@ def _read_json(file: str) -> Any:
     return json.loads(resources.files("shashki").joinpath(f"{_DATA}/{file}")
                       .read_text(encoding="utf-8"))
 
-
-def _quote(text: str) -> str:
-    return repr(text) if len(text) <= 60 else repr(text[:60]) + "..."

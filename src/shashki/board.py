@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple, Type, Union
 from . import notation as _notation
 from .diagram import diagram
 from ._core import perft as _perft
+from ._text import quote
 from ._core.board import BoardCore, LegalMoves, Move
 from .errors import IllegalMoveError, InvalidVariantError
 from .fen import parse_fen
-from .variants import COLOR_NAMES, Variant, get_variant
+from .variants import COLOR_NAMES, DEFAULT, Variant, get_variant
 
 if TYPE_CHECKING:
     # (annotations only: `import shashki` stays cheap)
@@ -55,7 +56,7 @@ class Board(BoardCore):
     variant: Variant
     fmjd_draw_rules: bool
 
-    def __init__(self, variant: Union[str, Variant] = "russian", fen: Optional[str] = None, *,
+    def __init__(self, variant: Union[str, Variant] = DEFAULT, fen: Optional[str] = None, *,
                  fmjd_draw_rules: Optional[bool] = None) -> None:
         chosen = get_variant(variant)
         self._setup(chosen, _fmjd_setting(chosen, fmjd_draw_rules),
@@ -108,7 +109,7 @@ class Board(BoardCore):
     def _illegal_message(self, text: str, origin: object) -> str:
         """Why the move `text` from square `origin` is not legal: the legal moves of that piece
         (seeds 003 and 004: a touched piece must move if it can), or why it has none."""
-        quoted = _notation._quote(text)
+        quoted = quote(text)
         squares = self.variant.geometry.squares
         if isinstance(origin, bool) or not isinstance(origin, int) or not 0 <= origin < squares:
             return (f"illegal move {quoted}: {origin!r} is not a square "
