@@ -17,16 +17,18 @@ table is read the first time it is asked for, never at ``import shashki``.
 from __future__ import annotations
 
 import functools
+import json
 import re
 from dataclasses import dataclass
+from importlib import resources
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._text import quote
+from .board import Board
+from .fen import parse_fen, write_fen
 from .errors import InvalidOpeningError
 from .variants import OpeningTable, Variant, get_variant
 
-if TYPE_CHECKING:
-    from .board import Board
 
 _DATA = "data/openings"
 
@@ -63,9 +65,9 @@ class Opening:
     correction: Optional[str] = None
 
     def board(self) -> Board:
-        """A Board at this opening's position."""
-        from .board import Board
-        return Board(self.variant, fen=self.fen)
+        """A Board at this opening's position (with the opening's moves on its stack when
+        the name lists them; see Board.from_opening)."""
+        return Board.from_opening(self.variant, self)
 
 
 def opening_tables(variant: Union[str, Variant]) -> Tuple[str, ...]:
@@ -159,6 +161,9 @@ def _load(variant_name: str, table: Table) -> Tuple[Opening, ...]:
                                           f"expects; the data was changed")
             fields.update(fix["corrected"])
             correction = fix["reason"]
+        # the canonical FEN shashki writes for the position (the tables list squares in
+        # whatever order their authors did)
+        fields["fen"] = write_fen(*parse_fen(fields["fen"], variant)[:4], variant)
         code, moves, start = _read_name(name, variant)
         out.append(Opening(variant=variant_name, table=table.id, name=name, code=code,
                            moves=moves, start_fen=start, correction=correction, **fields))
@@ -189,7 +194,6 @@ def _read_name(name: str,
 
 def _without(fen: str, variant: Variant, *numbers: int) -> str:
     """`fen` with the men on the numbered squares removed (11-man ballots)."""
-    from .fen import parse_fen, write_fen
     white, black, kings, turn, _ = parse_fen(fen, variant)
     for number in numbers:
         keep = ~(1 << variant.square_from_number(number))
@@ -198,8 +202,6 @@ def _without(fen: str, variant: Variant, *numbers: int) -> str:
 
 
 def _read_json(file: str) -> Any:
-    import json
-    from importlib import resources
     return json.loads(resources.files("shashki").joinpath(f"{_DATA}/{file}")
                       .read_text(encoding="utf-8"))
 

@@ -94,10 +94,18 @@ class Board(BoardCore):
                      table: Optional[str] = None) -> Board:
         """A board at the start position of an opening of the tables (shashki.openings):
         `opening` is an Opening, its full name (`"I-1: ab4"`) or its code (`"I-1"`, `"001"`);
-        `table` narrows the search when a code is in several tables.  The board has no move
-        history: Opening.moves, when the name lists moves, are the moves that lead there."""
-        from .ballots import find_opening
-        return cls(variant, fen=find_opening(variant, opening, table).fen)
+        `table` narrows the search when a code is in several tables.  When the opening's
+        name lists moves (Opening.moves), the board starts from Opening.start_fen and those
+        moves are played: they are on its move stack; otherwise it is set up at Opening.fen."""
+        from .ballots import find_opening  # the opening tables: loaded on first use
+        found = find_opening(variant, opening, table)
+        if found.moves is not None and found.start_fen is not None:
+            board = cls(variant, fen=found.start_fen)
+            for text in found.moves:
+                board.push(text)
+            if board.fen() == found.fen:
+                return board
+        return cls(variant, fen=found.fen)
 
     def illegal_move_error(self, text: str, origin: object) -> IllegalMoveError:
         """The IllegalMoveError for move `text` from `origin`: the message says why, and
@@ -168,7 +176,7 @@ class Board(BoardCore):
                 jobs == 1 or depth < PARALLEL_MIN_DEPTH):
             table = _perft.PerftTable(hash_mb, shared=False) if hash_mb else None
             return _perft.perft(*self.masks, self.variant.rules, depth, paths, table)
-        from . import perft as _runner
+        from . import perft as _runner  # (see above)
         return _runner.perft(self, depth, paths, jobs=jobs, hash_mb=hash_mb,
                              executor=executor, checkpoint=checkpoint, progress=progress)
 

@@ -24,6 +24,7 @@ from typing import (TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional,
 from . import squares as _sq
 from .errors import InvalidMoveError, InvalidSquareError
 from .move import Move
+from .notation import parse_square
 from .variants import WHITE, Variant
 
 if TYPE_CHECKING:
@@ -341,7 +342,6 @@ def _arrow_squares(arrow: Any, variant: Variant) -> Tuple[int, ...]:
 def _square(square: object, variant: Variant) -> int:
     """Square 0..31 from an int or a square name in `variant`'s notation."""
     if isinstance(square, str):
-        from .notation import parse_square
         token = square.strip().lower()
         try:
             return parse_square(token, variant)
