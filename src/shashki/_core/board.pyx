@@ -491,11 +491,16 @@ cdef class BoardCore:
         if ml.overflow:  # pragma: no cover - no position of these games has that many moves
             raise IllegalMoveError("the position has more legal moves than shashki can list")
         n = ml.n
+        self.nmoves = n
+        STAMPS += 1
+        self.stamp = STAMPS
+        if n == 0:
+            return 0        # (the buffers may not exist yet: no copy, not even of nothing)
         if n > self.cap_moves:
             self.grow(n)
         memcpy(self.moves, ml.moves, n * sizeof(KMove))
         memset(self.amb, 0, n)
-        if n and ml.moves[0].ncapt:
+        if ml.moves[0].ncapt:
             memcpy(self.routes, SCRATCH_ROUTES, n * sizeof(Route))
             for i in range(n):
                 for j in range(n):
@@ -503,9 +508,6 @@ cdef class BoardCore:
                             ml.moves[j].to == ml.moves[i].to:
                         self.amb[i] = 1
                         break
-        self.nmoves = n
-        STAMPS += 1
-        self.stamp = STAMPS
         return 0
 
     cdef int grow(self, int n) except -1:
