@@ -63,7 +63,10 @@ def read_blocks(path):
 
 
 def all_blocks():
+    """Every block of perft/*.perft and perft/more/*.perft (the games added after the first
+    five)."""
     out = []
-    for path in sorted((shared_dir() / "perft").glob("*.perft")):
+    perft = shared_dir() / "perft"
+    for path in sorted(perft.glob("*.perft")) + sorted((perft / "more").glob("*.perft")):
         out.extend(read_blocks(path))
     return out

@@ -142,7 +142,7 @@ def test_fmjd_terminations_carry_their_article():
     for t in (T.NO_MOVES, T.THREEFOLD_REPETITION, T.KINGS_ONLY_MOVES, T.NO_PROGRESS):
         assert t.article is None
     assert all(t.text for t in T)
-    assert [t for t in T if not t.is_draw] == [T.NO_MOVES]
+    assert [t for t in T if not t.is_draw] == [T.NO_MOVES, T.KING_CROWNED]
 
 
 # --- no legal moves -----------------------------------------------------------------------

@@ -14,11 +14,11 @@ from __future__ import annotations
 import enum
 import importlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Dict, Tuple, Type, Union
+from typing import TYPE_CHECKING, Dict, Optional, Tuple, Type, Union
 
 from .colors import BLACK as BLACK, WHITE as WHITE, Color
 from .errors import InvalidSquareError, InvalidVariantError
-from .geometry import EIGHT, Geometry
+from .geometry import EIGHT, TEN, Geometry
 
 if TYPE_CHECKING:
     from ._core.board import Notation
@@ -71,6 +71,50 @@ class Numbering(str, enum.Enum):
 
 
 @dataclass(frozen=True)
+class EndgameDraws:
+    """The draw rules of a game's endings against a lone king, in the words of its rule book.
+
+    Each limit is a number of moves (0: no such rule).  Under FMJD-64 (russian) a limit counts
+    the moves of the stronger side ("by its 5th move"); with `each_side` (FMJD international
+    6.3-6.4: "16 moves each") the moves of each side.  The counts start when their
+    configuration arose (7.2.4, and pool's rule: from the capture or promotion that made the
+    balance); shashki.outcome documents the readings.
+    """
+
+    name: str
+    #: three kings or more against a lone king (FMJD-64 7.2.4: 15; APCA pool: 13)
+    kings_vs_lone_king: int = 0
+    #: both sides have kings and the balance is unchanged: moves with 4-5 and with 6-7 pieces
+    #: on the board (FMJD-64 7.2.6: 30 and 60)
+    balance: Tuple[int, int] = (0, 0)
+    #: three pieces, one a king, against a lone king (FMJD-64 7.2.7: 5, the lone king on the
+    #: main road; FMJD 6.3: 16 moves each, anywhere)
+    three_vs_lone_king: int = 0
+    three_on_main_road: bool = False
+    #: two pieces or fewer, one a king, against a lone king (7.2.8: 5; FMJD 6.4: 5 each)
+    few_vs_lone_king: int = 0
+    each_side: bool = False
+    #: the articles that name each termination while these rules are in force
+    articles: Tuple[Tuple[str, str], ...] = ()
+
+
+#: FMJD-64 7.2 (russian; an option in brazilian)
+FMJD_64 = EndgameDraws(
+    "FMJD-64", kings_vs_lone_king=15, balance=(30, 60), three_vs_lone_king=5,
+    three_on_main_road=True, few_vs_lone_king=5,
+    articles=(("threefold_repetition", "7.2.3"), ("kings_vs_lone_king", "7.2.4"),
+              ("kings_only_moves", "7.2.5"), ("balance_unchanged", "7.2.6"),
+              ("lone_king_on_main_road", "7.2.7"), ("few_pieces_vs_lone_king", "7.2.8")))
+#: FMJD rules of international draughts, art. 6 (and its family)
+FMJD_INTERNATIONAL = EndgameDraws(
+    "FMJD", three_vs_lone_king=16, few_vs_lone_king=5, each_side=True,
+    articles=(("threefold_repetition", "6.1"), ("kings_only_moves", "6.2"),
+              ("three_pieces_vs_lone_king", "6.3"), ("few_pieces_vs_lone_king", "6.4")))
+#: APCA: three kings against one king must win within thirteen moves
+APCA = EndgameDraws("APCA", kings_vs_lone_king=13)
+
+
+@dataclass(frozen=True)
 class OpeningTable:
     """An opening table shipped as package data (shashki/data/openings)."""
 
@@ -106,7 +150,7 @@ class Variant:
     promotion: Promotion
     precedence: Precedence
     first_to_move: Color
-    #: True in giveaway: the side that cannot move wins
+    #: True in giveaway and antidraughts: the side that cannot move wins
     reversed_goal: bool
     # --- notation and files ---
     squares: Numbering
@@ -120,11 +164,20 @@ class Variant:
     kings_only_limit: int
     #: moves (of each side) without a man move or capture before a draw (english), or 0
     no_progress_limit: int = 0
-    #: the FMJD-64 endgame draw rules 7.2.4-7.2.8 (russian; optional in brazilian)
+    #: the draw rules of endings against a lone king the game's rule book has (or may take)
+    endgame_draws: Optional[EndgameDraws] = None
+    #: whether those apply by default (brazilian may take the FMJD-64 set as an option)
     fmjd_endgame_rules: bool = False
     #: the draws a player must claim (the values of shashki.outcome.Termination): english,
     #: by the WCDF rules; every other game's draws are automatic
     draw_claims: Tuple[str, ...] = ()
+    #: a capturing flying king lands on the square just beyond the piece it takes (thai)
+    king_lands_next: bool = False
+    #: each piece taken leaves the board at once, instead of when the move ends (thai: no
+    #: Turkish strike)
+    remove_at_once: bool = False
+    #: the first side to crown a king wins (breakthrough)
+    crowning_wins: bool = False
     # --- the board ---
     geometry: Geometry = field(default=EIGHT, repr=False)
     # --- dialects ---
@@ -226,7 +279,9 @@ class Variant:
         return {
             "K_W": g.width, "K_ROWS": g.rows, "K_BOARD": g.board_mask,
             "K_ROW_TOP": g.row_mask(g.rows - 1), "K_ROW_BOTTOM": g.row_mask(0),
-            "K_FLYING": int(self.flying_kings), "K_MEN_BACK": int(self.men_capture_backward),
+            "K_FLYING": int(self.flying_kings), "K_LANDS_NEXT": int(self.king_lands_next),
+            "K_REMOVE_AT_ONCE": int(self.remove_at_once),
+            "K_MEN_BACK": int(self.men_capture_backward),
             "K_MEN_TAKE_KINGS": int(self.men_capture_kings),
             "K_PROMO": _PROMOTION_CODES[self.promotion],
             "K_PREC_MEN": p.men, "K_PREC_KINGS": p.kings, "K_PREC_BY_KING": int(p.by_king),
@@ -302,11 +357,12 @@ RUSSIAN = Variant(
     flying_kings=True, men_capture_backward=True, men_capture_kings=True,
     promotion=Promotion.KING, precedence=FREE, first_to_move=WHITE, reversed_goal=False,
     squares=Numbering.ALGEBRAIC, capture_sep=":", gametype=25, pdn_gametype="25,W,8,8,A0,0",
-    start_fen=_ALGEBRAIC_START, kings_only_limit=15, fmjd_endgame_rules=True,
+    start_fen=_ALGEBRAIC_START, kings_only_limit=15, endgame_draws=FMJD_64,
+    fmjd_endgame_rules=True,
     opening_tables=(_MICRO_RU, _BASIC), match_openings="micro-match", engine=_FLYING_ENGINE)
 
 GIVEAWAY = Variant(
-    name="giveaway", aliases=("poddavki", "russian-giveaway", "antidraughts"),
+    name="giveaway", aliases=("poddavki", "russian-giveaway"),
     title="Russian giveaway (poddavki)",
     flying_kings=True, men_capture_backward=True, men_capture_kings=True,
     promotion=Promotion.KING, precedence=FREE, first_to_move=WHITE, reversed_goal=True,
@@ -318,7 +374,7 @@ BRAZILIAN = Variant(
     flying_kings=True, men_capture_backward=True, men_capture_kings=True,
     promotion=Promotion.MAN, precedence=MAJORITY, first_to_move=WHITE, reversed_goal=False,
     squares=Numbering.ALGEBRAIC, capture_sep="x", gametype=26, pdn_gametype="26,W,8,8,A0,0",
-    start_fen=_ALGEBRAIC_START, kings_only_limit=15,
+    start_fen=_ALGEBRAIC_START, kings_only_limit=15, endgame_draws=FMJD_64,
     opening_tables=(_MICRO_BR, _BASIC), match_openings="micro-match", engine=_FLYING_ENGINE)
 
 ITALIAN = Variant(
@@ -353,7 +409,73 @@ ENGLISH = Variant(
     ),
     match_openings="3-move", engine=_SHORT_ENGINE)
 
-VARIANTS = (RUSSIAN, GIVEAWAY, BRAZILIAN, ITALIAN, ENGLISH)
+# --- 10x10: international and its family (FMJD) ---------------------------------------------
+
+_INTERNATIONAL_START = "W:W31-50:B1-20"
+
+INTERNATIONAL = Variant(
+    name="international", aliases=("international-draughts", "fmjd", "polish"),
+    title="International draughts",
+    flying_kings=True, men_capture_backward=True, men_capture_kings=True,
+    promotion=Promotion.MAN, precedence=MAJORITY, first_to_move=WHITE, reversed_goal=False,
+    squares=Numbering.NUMERIC, capture_sep="x", gametype=20, pdn_gametype="20,W,10,10,N2,0",
+    start_fen=_INTERNATIONAL_START, kings_only_limit=25, endgame_draws=FMJD_INTERNATIONAL,
+    fmjd_endgame_rules=True, geometry=TEN, engine=_FLYING_ENGINE)
+
+ANTIDRAUGHTS = Variant(
+    name="antidraughts", aliases=("anti", "international-giveaway"),
+    title="Antidraughts (international giveaway)",
+    flying_kings=True, men_capture_backward=True, men_capture_kings=True,
+    promotion=Promotion.MAN, precedence=MAJORITY, first_to_move=WHITE, reversed_goal=True,
+    squares=Numbering.NUMERIC, capture_sep="x", gametype=20, pdn_gametype="20,W,10,10,N2,0",
+    start_fen=_INTERNATIONAL_START, kings_only_limit=25, endgame_draws=FMJD_INTERNATIONAL,
+    fmjd_endgame_rules=True, geometry=TEN, engine=_FLYING_ENGINE)
+
+BREAKTHROUGH = Variant(
+    name="breakthrough", aliases=("breakthrough-draughts",),
+    title="Breakthrough draughts (the first king wins)",
+    flying_kings=True, men_capture_backward=True, men_capture_kings=True,
+    promotion=Promotion.MAN, precedence=MAJORITY, first_to_move=WHITE, reversed_goal=False,
+    crowning_wins=True, squares=Numbering.NUMERIC, capture_sep="x", gametype=20,
+    pdn_gametype="20,W,10,10,N2,0", start_fen=_INTERNATIONAL_START, kings_only_limit=0,
+    geometry=TEN, engine=_FLYING_ENGINE)
+
+# --- 8x8: the other national games ---------------------------------------------------------------
+
+POOL = Variant(
+    name="pool", aliases=("pool-checkers", "american-pool"), title="Pool checkers (APCA)",
+    flying_kings=True, men_capture_backward=True, men_capture_kings=True,
+    promotion=Promotion.MAN, precedence=FREE, first_to_move=BLACK, reversed_goal=False,
+    squares=Numbering.NUMERIC, capture_sep="x", gametype=23, pdn_gametype="23,B,8,8,N1,0",
+    start_fen="B:W21-32:B1-12", kings_only_limit=0, endgame_draws=APCA,
+    fmjd_endgame_rules=True, engine=_FLYING_ENGINE)
+
+SPANISH = Variant(
+    name="spanish", aliases=("spanish-draughts", "damas"), title="Spanish draughts",
+    flying_kings=True, men_capture_backward=False, men_capture_kings=True,
+    promotion=Promotion.STOP, precedence=Precedence("spanish", men=1, kings=1, most_kings=True),
+    first_to_move=WHITE, reversed_goal=False, squares=Numbering.MIRRORED, capture_sep="x",
+    gametype=24, pdn_gametype="24,W,8,8,N2,1", start_fen="W:W21-32:B1-12", kings_only_limit=0,
+    engine=_FLYING_ENGINE)
+
+CZECH = Variant(
+    name="czech", aliases=("czech-draughts",), title="Czech draughts",
+    flying_kings=True, men_capture_backward=False, men_capture_kings=True,
+    promotion=Promotion.STOP, precedence=Precedence("czech", by_king=True),
+    first_to_move=WHITE, reversed_goal=False, squares=Numbering.ALGEBRAIC, capture_sep=":",
+    gametype=29, pdn_gametype="29,W,8,8,A0,0", start_fen=_ALGEBRAIC_START, kings_only_limit=0,
+    engine=_FLYING_ENGINE)
+
+THAI = Variant(
+    name="thai", aliases=("thai-draughts", "mak-hos"), title="Thai draughts (mak-hos)",
+    flying_kings=True, king_lands_next=True, remove_at_once=True, men_capture_backward=False,
+    men_capture_kings=True, promotion=Promotion.STOP, precedence=FREE, first_to_move=WHITE,
+    reversed_goal=False, squares=Numbering.ALGEBRAIC, capture_sep=":", gametype=31,
+    pdn_gametype="31,W,8,8,A0,0", start_fen="W:Wa1,c1,e1,g1,b2,d2,f2,h2:Ba7,c7,e7,g7,b8,d8,f8,h8",
+    kings_only_limit=0, engine=_FLYING_ENGINE)
+
+VARIANTS = (RUSSIAN, GIVEAWAY, BRAZILIAN, ITALIAN, ENGLISH, INTERNATIONAL, ANTIDRAUGHTS,
+            BREAKTHROUGH, POOL, SPANISH, CZECH, THAI)
 #: the game a Board plays when none is named
 DEFAULT = RUSSIAN
 
