@@ -205,7 +205,7 @@ def start(engine, variant):
     assert id_line[0] == "id" and id_line[1]["name"] == "shashki"
     assert id_line[1]["version"] == shashki.__version__
     params = {args["name"]: args for cmd, args in map(hub.parse_line, lines[1:-1])}
-    assert set(params["variant"]["values"].split()) == set(VARIANTS)
+    assert set(params["variant"]["values"].split()) == {v.name for v in shashki.VARIANTS}
     assert params["hash"]["type"] == "int"
     engine.send(f"set-param name=variant value={variant}", "set-param name=hash value=4",
                 "init")

@@ -299,7 +299,7 @@ def test_lenient_mode_records_errors_and_goes_on():
 
 
 @pytest.mark.parametrize("text,problem", [
-    ('[GameType "20"]\n\n1. 32-28 *', "GameType 20 is not a game shashki plays"),
+    ('[GameType "27"]\n\n1. 32-28 *', "GameType 27 is not a game shashki plays"),
     ('[GameType "abc"]\n\n*', "cannot read GameType"),
     ('[GameType "25,W,10,10,A0,0"]\n\n*', "10x10 board"),
     ('[Variant "Frisian"]\n\n*', "unknown Variant 'Frisian'"),

@@ -10,18 +10,14 @@ that a generator gets wrong.
 import pytest
 
 import shashki
-from perftfile import all_blocks
+from perftfile import NOT_YET, all_blocks, playable_blocks
 
 DEFAULT_LIMIT = 30_000_000      # start positions to depth 9 and every small line
 DEEP_LIMIT = 3_000_000_000      # beyond this a line is counted with the transposition table
 HASH_MB = 2048
 
-# Frisian's published start table is unconfirmed (RULES.md): frisian is checked against the
-# peers instead.  Any other game a block names must be one shashki plays.
-UNCONFIRMED = {"frisian-start"}
-NOT_YET = {"frisian", "frysk"}
 ALL = all_blocks()
-BLOCKS = [b for b in ALL if b.id not in UNCONFIRMED and b.variant not in NOT_YET]
+BLOCKS = playable_blocks()
 
 
 def test_every_game_of_the_suites_is_played():

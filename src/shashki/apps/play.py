@@ -367,8 +367,11 @@ def _draw_rules(variant: Variant) -> str:
     if variant.no_progress_limit:
         rules.append(f"{variant.no_progress_limit} moves of each side without a man moved "
                      f"or a capture")
-    if variant.fmjd_endgame_rules:
-        rules.append("the FMJD-64 endgame rules 7.2.4-7.2.8")
+    endgame = variant.endgame_draws
+    if variant.fmjd_endgame_rules and endgame is not None:
+        articles = [a for _, a in endgame.articles]
+        where = f" ({articles[0]}-{articles[-1]})" if articles else ""
+        rules.append(f"the {endgame.name} rules of endings against a lone king{where}")
     return ", ".join(rules)
 
 
