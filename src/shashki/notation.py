@@ -27,9 +27,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
-from . import squares as _sq
 from ._text import bounded_int, quote, short
-from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, InvalidSquareError
 
 if TYPE_CHECKING:
     from ._core.movegen import _RawMove
@@ -104,30 +103,34 @@ def parse_squares(body: str, variant: Variant,
 
 
 def parse_square(token: str, variant: Variant, text: Optional[str] = None) -> int:
-    """The square (0..31) a token names in `variant`'s notation: ``c3`` in the algebraic
-    games, ``22`` in the numeric ones."""
+    """The square a token names in `variant`'s notation: ``c3`` in the algebraic games, ``22``
+    in the numeric ones (1-32 on 8x8, 1-50 on 10x10)."""
     text = token if text is None else text
+    g = variant.geometry
+    letters = "abcdefghijklmnop"[:2 * g.width]
+    corner = f"a1-{letters[-1]}{g.rows}"
     if _NUMBER.match(token):
         if not variant.numeric:
             raise InvalidMoveError(
-                f"{variant.name} moves name squares a1-h8, not numbers: {quote(text)}")
-        number = bounded_int(token, 32)
+                f"{variant.name} moves name squares {corner}, not numbers: {quote(text)}")
+        number = bounded_int(token, g.squares)
         if number is None or number < 1:
             raise InvalidMoveError(f"square {short(token)} in {quote(text)} is out of range; "
-                                   f"{variant.name} squares are 1-32")
+                                   f"{variant.name} squares are 1-{g.squares}")
         return variant.square_from_number(number)
     if variant.numeric:
-        raise InvalidMoveError(
-            f"{variant.name} moves name squares 1-32, not {short(token)!r}: {quote(text)}")
+        raise InvalidMoveError(f"{variant.name} moves name squares 1-{g.squares}, not "
+                               f"{short(token)!r}: {quote(text)}")
     match = _ALGEBRAIC.match(token)
     if not match:
         raise InvalidMoveError(f"cannot read square {short(token)!r} in {quote(text)}; "
-                               f"expected a1-h8")
-    file, rank = match.groups()
-    if file > "h" or len(rank) != 1 or not "1" <= rank <= "8":
+                               f"expected {corner}")
+    file, rank_text = match.groups()
+    rank = bounded_int(rank_text, g.rows)
+    if file not in letters or rank is None or rank < 1:
         raise InvalidMoveError(f"square {short(token)} in {quote(text)} is off the board; "
-                               f"squares are a1-h8")
-    square = _sq.square_at(ord(file) - 97, int(rank) - 1)
+                               f"squares are {corner}")
+    square = g.square_at(letters.index(file), rank - 1)
     if square is None:
         raise InvalidMoveError(f"{token} in {quote(text)} is a light square; "
                                f"pieces move on dark squares")
@@ -138,15 +141,16 @@ def _parse_russian_short(board: Board, text: str, file: str,
                          dest_name: str) -> Move:
     variant = board.variant
     if variant.numeric:
-        raise InvalidMoveError(f"{variant.name} moves name squares 1-32; {quote(text)} is the "
-                               f"russian short form, written only in the algebraic games")
-    dest = _sq.ALGEBRAIC_INDEX.get(dest_name)
-    if dest is None:
+        raise InvalidMoveError(f"{variant.name} moves name squares by number; {quote(text)} is "
+                               f"the russian short form, written only in the algebraic games")
+    try:
+        dest = variant.square(dest_name)
+    except InvalidSquareError:
         raise InvalidMoveError(f"{dest_name} in {quote(text)} is a light square; "
-                               f"pieces move on dark squares")
+                               f"pieces move on dark squares") from None
     moves = list(board.legal_moves)
     fits = [m for m in moves
-            if m.destination == dest and _sq.ALGEBRAIC_NAMES[m.origin][0] == file
+            if m.destination == dest and variant.square_name(m.origin)[0] == file
             and not board.kings & (1 << m.origin)]
     if not fits:
         listed = ", ".join(map(str, moves)) or "none"
