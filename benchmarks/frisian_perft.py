@@ -8,7 +8,8 @@ uses (each worker merges its library's list per node by move identity: pydraught
 route, and py-draughts' frisian board two routes of one move twice) and each library's own
 count beside it (pydraughts': the paths convention)::
 
-    python benchmarks/frisian_perft.py [--max-depth 6] [--json out.json]
+    python benchmarks/frisian_perft.py [--max-depth 6] [--peers pydraughts,py-draughts]
+                                       [--json out.json]
 
 Both peers run in their venvs (peers.ensure_venv).  Stdlib only.  A pydraughts count at
 depth 6 takes a few minutes (it copies the board for every jump).
@@ -39,12 +40,12 @@ def published(shared: Path) -> dict:
     raise LookupError("no frisian-start block in perft/more/games.perft")
 
 
-def rows(max_depth: int, table: dict, timeout: float | None):
+def rows(max_depth: int, table: dict, timeout: float | None, columns=COLUMNS):
     """One dict per depth: the published count and each column's, with the peer's notes."""
     stopped = set()
     for depth in range(1, max_depth + 1):
         row = {"depth": depth, "published": table.get(depth)}
-        for peer, convention in COLUMNS:
+        for peer, convention in columns:
             key = f"{peer} {convention or 'own'}"
             if key in stopped:
                 row[key] = None
@@ -69,16 +70,21 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=1800, help="seconds per count")
     ap.add_argument("--shared", type=Path, default=HERE.parent.parent / "shared")
     ap.add_argument("--json", type=Path, help="also write the rows here")
+    ap.add_argument("--peers", default="pydraughts,py-draughts",
+                    help="comma-separated (py-draughts alone reaches depth 9 in minutes)")
     args = ap.parse_args(argv)
     table = published(args.shared)
-    header = ["depth", "published"] + [f"{p} {c or 'own'}" for p, c in COLUMNS]
+    columns = [(p, c) for p, c in COLUMNS if p in args.peers.split(",")]
+    header = ["depth", "published"] + [f"{p} {c or 'own'}" for p, c in columns]
     print("  ".join(f"{h:>20}" for h in header), flush=True)
     out = []
-    for row in rows(args.max_depth, table, args.timeout):
+    for row in rows(args.max_depth, table, args.timeout, columns):
         out.append(row)
         cells = [row.get(h) for h in header]
         marks = []
-        for p, c in COLUMNS[:2]:
+        for p, c in columns:
+            if c != "unique":
+                continue
             count = row[f"{p} {c}"]
             if count is not None and row["published"] is not None and count != row["published"]:
                 marks.append(f"{p} differs by {count - row['published']:+d}")

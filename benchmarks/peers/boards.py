@@ -1,4 +1,5 @@
-"""The boards of the games the peer workers handle, as shashki and RULES.md lay them out.
+"""The boards of the games the peer workers handle, as shashki and RULES.md lay them out,
+and the merging of a move list by RULES.md's move identity.
 
 Stdlib only and imported by every worker (each runs in a peer's venv, which has no shashki),
 so that the square conversions of the perft and the moves workers are the same code.
@@ -41,3 +42,29 @@ def game_squares(variant: str) -> list:
     n = size(variant)
     light_corner = variant == "italian"
     return [(f, r) for r in range(n) for f in range(n) if (f + r) % 2 == light_corner]
+
+
+def walk(board, depth: int, moves_at) -> int:
+    """Perft leaves `depth` plies below a peer's board, over the list moves_at(board) of
+    each node (both libraries' boards push and pop); the last ply is counted in bulk (the
+    length of the list), as perft programs do."""
+    if depth == 0:
+        return 1
+    moves = moves_at(board)
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        board.push(move)
+        total += walk(board, depth - 1, moves_at)
+        board.pop()
+    return total
+
+
+def one_per_move(moves: list, identity) -> list:
+    """The first entry of each move in a peer's list, by identity(entry): RULES.md's
+    (origin, destination, set of captured squares), the "unique" perft convention."""
+    first: dict = {}
+    for move in moves:
+        first.setdefault(identity(move), move)
+    return list(first.values())

@@ -53,7 +53,7 @@ from importlib.metadata import version
 # -I leaves this folder off sys.path; the board helpers beside it are stdlib only
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from boards import number  # noqa: E402
+from boards import number, one_per_move, walk  # noqa: E402
 
 PEER = "py-draughts"
 
@@ -89,18 +89,7 @@ def build_fen(req: dict) -> str:
 
 
 def perft(board, depth: int) -> int:
-    # Bulk counting at the last ply (len of the move list), as perft programs do.
-    if depth == 0:
-        return 1
-    moves = board.legal_moves
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        board.push(move)
-        total += perft(board, depth - 1)
-        board.pop()
-    return total
+    return walk(board, depth, lambda node: node.legal_moves)
 
 
 def identity(move):
@@ -111,42 +100,28 @@ def identity(move):
 def perft_checked(board, depth: int, merge: bool, repeats: list) -> int:
     """As ``perft``, but counting in repeats[0] the list entries that repeat a move's
     identity, and with ``merge`` walking one entry per identity."""
-    if depth == 0:
-        return 1
-    moves = board.legal_moves
-    first = {}
-    for move in moves:
-        first.setdefault(identity(move), move)
-    repeats[0] += len(moves) - len(first)
-    if merge:
-        moves = list(first.values())
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        board.push(move)
-        total += perft_checked(board, depth - 1, merge, repeats)
-        board.pop()
-    return total
+
+    def moves_at(node):
+        moves = node.legal_moves
+        merged = one_per_move(moves, identity)
+        repeats[0] += len(moves) - len(merged)
+        return merged if merge else moves
+
+    return walk(board, depth, moves_at)
 
 
 def perft_american(board, depth: int, seen: list) -> int:
     """As ``perft``, but records whether any node offered a quiet move next to a
     capture (the skipped-capture deviation). The American board lists quiets
     first, then captures, so both ends of the list tell."""
-    if depth == 0:
-        return 1
-    moves = board.legal_moves
-    if not seen[0] and moves and moves[-1].captured_list and not moves[0].captured_list:
-        seen[0] = True
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        board.push(move)
-        total += perft_american(board, depth - 1, seen)
-        board.pop()
-    return total
+
+    def moves_at(node):
+        moves = node.legal_moves
+        if not seen[0] and moves and moves[-1].captured_list and not moves[0].captured_list:
+            seen[0] = True
+        return moves
+
+    return walk(board, depth, moves_at)
 
 
 def handle(req: dict) -> dict:

@@ -61,7 +61,7 @@ from importlib.metadata import version
 # -I leaves this folder off sys.path; the board helpers beside it are stdlib only
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from boards import number  # noqa: E402
+from boards import number, one_per_move, walk  # noqa: E402
 
 PEER = "pydraughts"
 
@@ -123,25 +123,15 @@ def identity(move):
 
 
 def perft(board, depth: int, checks: Checks, unique: bool = False) -> int:
-    # Bulk counting at the last ply (len of the move list), as perft programs do.
-    if depth == 0:
-        return 1
-    moves = board.legal_moves()
-    checks.visit(board, moves)
-    if unique:
-        # one entry per move: the first of the entries with its identity
-        first = {}
-        for move in moves:
-            first.setdefault(identity(move), move)
-        moves = list(first.values())
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        board.push(move)
-        total += perft(board, depth - 1, checks, unique)
-        board.pop()
-    return total
+    """Leaves below the board, every entry of each node's list walked (the paths
+    convention), or with ``unique`` one entry per move."""
+
+    def moves_at(node):
+        moves = node.legal_moves()
+        checks.visit(node, moves)
+        return one_per_move(moves, identity) if unique else moves
+
+    return walk(board, depth, moves_at)
 
 
 def handle(req: dict) -> dict:
