@@ -184,6 +184,9 @@ class Variant:
     #: PlayStrategy's PDN names this game's squares algebraically, as seen from the side that
     #: moves first, instead of by number (shashki.pdn reads that dialect)
     playstrategy_algebraic: bool = False
+    #: the values of the Hub protocol's `variant` parameter that name this game, the first the
+    #: one `shashki hub` declares (Scan's names where Scan plays the game); none: its name
+    hub_names: Tuple[str, ...] = ()
     # --- openings and engine ---
     #: the opening tables shipped for the game (shashki.openings), in the order listed
     opening_tables: Tuple[OpeningTable, ...] = ()
@@ -197,6 +200,11 @@ class Variant:
     @property
     def numeric(self) -> bool:
         return self.squares is not Numbering.ALGEBRAIC
+
+    @property
+    def hub_name(self) -> str:
+        """The game's value of the Hub protocol's `variant` parameter."""
+        return self.hub_names[0] if self.hub_names else self.name
 
     @property
     def mirrored(self) -> bool:
@@ -420,7 +428,9 @@ INTERNATIONAL = Variant(
     promotion=Promotion.MAN, precedence=MAJORITY, first_to_move=WHITE, reversed_goal=False,
     squares=Numbering.NUMERIC, capture_sep="x", gametype=20, pdn_gametype="20,W,10,10,N2,0",
     start_fen=_INTERNATIONAL_START, kings_only_limit=25, endgame_draws=FMJD_INTERNATIONAL,
-    fmjd_endgame_rules=True, geometry=TEN, engine=_FLYING_ENGINE)
+    fmjd_endgame_rules=True, geometry=TEN,
+    # Scan's name, and pydraughts' and lidraughts' ("standard")
+    hub_names=("normal", "standard"), engine=_FLYING_ENGINE)
 
 ANTIDRAUGHTS = Variant(
     name="antidraughts", aliases=("anti", "international-giveaway"),
@@ -429,7 +439,7 @@ ANTIDRAUGHTS = Variant(
     promotion=Promotion.MAN, precedence=MAJORITY, first_to_move=WHITE, reversed_goal=True,
     squares=Numbering.NUMERIC, capture_sep="x", gametype=20, pdn_gametype="20,W,10,10,N2,0",
     start_fen=_INTERNATIONAL_START, kings_only_limit=25, endgame_draws=FMJD_INTERNATIONAL,
-    fmjd_endgame_rules=True, geometry=TEN, engine=_FLYING_ENGINE)
+    fmjd_endgame_rules=True, geometry=TEN, hub_names=("losing",), engine=_FLYING_ENGINE)
 
 BREAKTHROUGH = Variant(
     name="breakthrough", aliases=("breakthrough-draughts",),
@@ -438,7 +448,7 @@ BREAKTHROUGH = Variant(
     promotion=Promotion.MAN, precedence=MAJORITY, first_to_move=WHITE, reversed_goal=False,
     crowning_wins=True, squares=Numbering.NUMERIC, capture_sep="x", gametype=20,
     pdn_gametype="20,W,10,10,N2,0", start_fen=_INTERNATIONAL_START, kings_only_limit=0,
-    geometry=TEN, engine=_FLYING_ENGINE)
+    geometry=TEN, hub_names=("bt",), engine=_FLYING_ENGINE)
 
 # --- 8x8: the other national games ---------------------------------------------------------------
 
