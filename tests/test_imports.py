@@ -10,7 +10,8 @@ import shashki
 PACKAGE = Path(shashki.__file__).resolve().parent
 # the modules whose imports are all at their top (a function-level import only where import
 # time needs it, with a comment on the line before saying why)
-TOP_LEVEL_ONLY = ["apps", "engine.py", "limits.py", "diagram.py", "perft.py"]
+TOP_LEVEL_ONLY = ["apps", "engine.py", "limits.py", "diagram.py", "perft.py", "hubtext.py",
+                  "hubclient.py"]
 
 
 def _modules():
