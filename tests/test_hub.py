@@ -435,3 +435,11 @@ def test_pydraughts_plays_a_full_game(variant, tmp_path, caplog):
     assert not [r for r in caplog.records if r.name == "pydraughts"], caplog.text
     winner = {0: "draw", 1: "black", 2: "white"}[board.winner()]
     print(f"\n{variant}: {len(moves)} plies, result {winner}: {' '.join(moves)}")
+
+
+def test_numbers_of_any_length_in_hub_moves_and_params():
+    # int() of more than 4,300 digits raised Python's own ValueError (issue 12.6)
+    board = shashki.Board("english")
+    assert hub.parse_move(board, "0" * 5000 + "9-13") == board.parse_move("9-13")
+    with pytest.raises(hub.HubProtocolError, match="off the board"):
+        hub.parse_move(board, "9-" + "1" * 5000)

@@ -52,6 +52,7 @@ import sys
 import threading
 from typing import Callable, Dict, List, Mapping, Optional, TextIO, Tuple, TypeVar, Union
 
+from .._text import bounded_int
 from .. import __version__
 from ..board import Board
 from ..engine import Engine, SearchResult
@@ -266,10 +267,7 @@ class HubSession:
                 self.position_error = (f"the variant changed to {variant.name}; send pos "
                                        f"again")
         elif name == "hash":
-            try:
-                mb = int(value)
-            except ValueError:
-                mb = 0
+            mb = bounded_int(value, MAX_HASH_MB) or 0 if value.isascii() and value.isdigit() else 0
             if not 1 <= mb <= MAX_HASH_MB:
                 raise HubProtocolError(f"hash={value!r}: expected MiB from 1 to {MAX_HASH_MB}")
             if mb != self.hash_mb:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Tuple, Union
 
+from .._text import bounded_int, short
 from ..board import Board
 from ..colors import BLACK, WHITE, Color
 from ..engine import Score
@@ -140,12 +141,13 @@ def parse_move(board: Board, text: str) -> Move:
     if len(parts) < 2 or not all(p.isdigit() for p in parts):
         raise HubProtocolError(f"cannot read move {text!r}; expected numbered squares such as "
                                f"9-13 or 22x15x18 (from x to x captured...)")
-    numbers = [int(p) for p in parts]
     count = variant.geometry.squares
-    bad = [n for n in numbers if not 1 <= n <= count]
+    read = [bounded_int(p, count) for p in parts]    # (any length: see shashki._text)
+    bad = [p for p, n in zip(parts, read) if n is None or n < 1]
     if bad:
-        raise HubProtocolError(f"square {bad[0]} in move {text!r} is off the board; squares "
-                               f"are numbered 1 to {count}")
+        raise HubProtocolError(f"square {short(bad[0])} in move {short(text, 40)!r} is off the "
+                               f"board; squares are numbered 1 to {count}")
+    numbers = [n for n in read if n is not None]
     squares = [_move_square(variant, n) for n in numbers]
     origin, destination, captured = squares[0], squares[1], squares[2:]
     if len(set(captured)) != len(captured):
