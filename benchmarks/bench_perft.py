@@ -32,7 +32,7 @@ from shashki import perft as runner  # noqa: E402
 from yardstick import Yardstick  # noqa: E402
 
 # (variant, depth): the games the yardstick plays, at the depths of the issue
-YARDSTICK = [("english", 12), ("russian", 11), ("brazilian", 11)]
+YARDSTICK = [("english", 12), ("russian", 11), ("brazilian", 11), ("international", 10)]
 # a few middle-game positions with kings and captures, besides the start
 POSITIONS = {
     "russian": ["W:Wa1,c1,e1,b2,f2,h2,c3,e3,g3,d4:Bb6,d6,f6,a7,c7,e7,g7,b8,d8,h8",

@@ -589,3 +589,11 @@ def test_pydraughts_plays_a_full_game(variant, tmp_path, caplog):
     print(f"\n{variant}: {len(moves)} plies, pydraughts: {theirs}, shashki: "
           f"{ours.result() if ours else 'not over'} "
           f"({ours.termination.value if ours else '-'}): {' '.join(moves)}")
+
+
+def test_numbers_of_any_length_in_hub_moves_and_params():
+    # int() of more than 4,300 digits raised Python's own ValueError (issue 12.6)
+    board = shashki.Board("english")
+    assert hub.parse_move(board, "0" * 5000 + "9-13") == board.parse_move("9-13")
+    with pytest.raises(hub.HubProtocolError, match="off the board"):
+        hub.parse_move(board, "9-" + "1" * 5000)

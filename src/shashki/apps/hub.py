@@ -46,6 +46,7 @@ import threading
 from typing import Dict, List, Optional, TextIO, Tuple, Union
 
 from .. import __version__
+from .._text import bounded_int
 from ..board import Board
 from ..engine import Engine, SearchResult
 from ..errors import ShashkiError
@@ -221,10 +222,7 @@ class HubSession:
             self._set_variant(hub_variant(value))
             self.variant_chosen = True
         elif name == "hash":
-            try:
-                mb = int(value)
-            except ValueError:
-                mb = 0
+            mb = bounded_int(value, MAX_HASH_MB) or 0 if value.isascii() and value.isdigit() else 0
             if not 1 <= mb <= MAX_HASH_MB:
                 raise HubProtocolError(f"hash={value!r}: expected MiB from 1 to {MAX_HASH_MB}")
             if mb != self.hash_mb:
