@@ -300,11 +300,11 @@ def test_the_history_sent_starts_at_the_last_capture_or_man_move():
     board = shashki.Board("international")
     for text in ["32-28", "19-23", "28x19"]:
         board.push(text)
-    assert hubclient._game_of(board) == (hubtext.position_text(board), ())
+    assert hubtext.game_text(board) == (hubtext.position_text(board), ())
     board = shashki.Board("russian", "W:Wa1,Kc3:Bh8,Kb8")
     start = hubtext.position_text(board)
     for text in ["c3-d4", "b8-a7", "d4-c3", "a7-b8"]:
         board.push(text)
-    assert hubclient._game_of(board) == (start, ("10-14", "29-25", "14-10", "25-29"))
+    assert hubtext.game_text(board) == (start, ("10-14", "29-25", "14-10", "25-29"))
     board.push("a1-b2")                      # a man moves: the history starts again
-    assert hubclient._game_of(board) == (hubtext.position_text(board), ())
+    assert hubtext.game_text(board) == (hubtext.position_text(board), ())

@@ -49,9 +49,8 @@ from typing import (IO, Callable, Deque, Dict, List, Mapping, Optional, Sequence
 from ._text import quote
 from .board import Board
 from .errors import ShashkiError
-from .hubtext import (HubInfo, HubParam, HubProtocolError, format_line, hub_variant,
-                      level_line, move_text, parse_info, parse_line, parse_move, parse_param,
-                      position_text)
+from .hubtext import (HubInfo, HubParam, HubProtocolError, format_line, game_text, hub_variant,
+                      level_line, parse_info, parse_line, parse_move, parse_param)
 from .limits import Limit
 from .move import Move
 from .variants import Variant, get_variant
@@ -118,22 +117,6 @@ def _check_limit(limit: object, bounded: str) -> None:
     if bounded and limit.is_infinite:
         raise HubError(f"{bounded} needs a limit (depth, nodes or time); for a search until "
                        f"stopped use analysis()")
-
-
-def _game_of(board: Board) -> Tuple[str, Tuple[str, ...]]:
-    """The position after the last capture or man move of `board`'s game (a Hub position
-    string), and the king moves since, in Hub text: what an engine needs of the history
-    (repetitions, and the draw rules, whose counts start at a capture or a man move), as the
-    Hub GUI sends it; the whole game would make every `pos` longer."""
-    start = board.copy()
-    moves: List[Move] = []
-    while start.move_stack:
-        move = start.pop()
-        if move.is_capture or not start.kings >> move.origin & 1:
-            start.push(move)            # not reversible: the position after it is the start
-            break
-        moves.append(move)
-    return position_text(start), tuple(move_text(m, board.variant) for m in reversed(moves))
 
 
 class HubSearch:
@@ -502,7 +485,7 @@ class HubEngine:
         self.select(board.variant)
         if not self._ready:
             self.init()
-        key = _game_of(board)
+        key = game_text(board)
         pairs: List[Tuple[str, object]] = [("pos", key[0])]
         if key[1]:
             pairs.append(("moves", " ".join(key[1])))
@@ -527,7 +510,7 @@ class HubEngine:
         reply until the next call.  `timeout`: see HubSearch.wait."""
         _check_limit(limit, "play")
         pending = self._search
-        if pending is not None and pending.mode == "ponder" and pending.key == _game_of(board):
+        if pending is not None and pending.mode == "ponder" and pending.key == game_text(board):
             pending.callback = info
             pending.ponder_hit()
             search = pending

@@ -45,9 +45,9 @@ from .move import Move
 from .variants import VARIANTS, Variant, get_variant
 
 __all__ = ["HubInfo", "HubParam", "HubProtocolError", "format_line", "format_value",
-           "hub_variant", "level_line", "move_text", "parse_info", "parse_level", "parse_line",
-           "parse_move", "parse_param", "parse_position", "parse_score", "position_text",
-           "score_text"]
+           "game_text", "hub_variant", "level_line", "move_text", "parse_info", "parse_level",
+           "parse_line", "parse_move", "parse_param", "parse_position", "parse_score",
+           "position_text", "score_text"]
 
 _N = TypeVar("_N", int, float)
 
@@ -257,6 +257,22 @@ def parse_position(text: str, variant: Union[str, Variant]) -> Board:
     turn = _swap(variant, WHITE if side == "W" else BLACK)
     # through the FEN reader, so a Hub position meets the same checks as any other
     return Board(variant, fen=write_fen(masks[WHITE], masks[BLACK], kings, turn, variant))
+
+
+def game_text(board: Board) -> Tuple[str, Tuple[str, ...]]:
+    """The position after the last capture or man move of `board`'s game (a Hub position
+    string), and the king moves since, in Hub text: what an engine needs of the history
+    (repetitions, and the draw rules, whose counts start at a capture or a man move), as the
+    Hub GUI sends it; the whole game would make every `pos` longer."""
+    start = board.copy()
+    moves: List[Move] = []
+    while start.move_stack:
+        move = start.pop()
+        if move.is_capture or not start.kings >> move.origin & 1:
+            start.push(move)            # not reversible: the position after it is the start
+            break
+        moves.append(move)
+    return position_text(start), tuple(move_text(m, board.variant) for m in reversed(moves))
 
 
 # --- scores ----------------------------------------------------------------------------------
