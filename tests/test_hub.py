@@ -1,8 +1,10 @@
 """`shashki hub`: the Hub protocol, driven as a GUI would drive it.
 
-The 8x8 position strings and move numbers below were read off pydraughts 0.6.7 (its
+The position strings and move numbers below were read off pydraughts 0.6.7 (its
 `Board(variant, fen)._game.initial_hub_fen` and `Move.hub_move`), the Hub client the protocol
-has to satisfy; they are facts about that client, not outputs of shashki.apps.hub.
+has to satisfy, and off Scan's protocol.txt for 10x10 (which pydraughts follows); they are facts
+about those programs, not outputs of shashki.apps.hub.  pool, spanish, czech and thai, which
+neither plays, follow the same rules from their records.
 """
 
 import io
@@ -13,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -597,3 +600,24 @@ def test_numbers_of_any_length_in_hub_moves_and_params():
     assert hub.parse_move(board, "0" * 5000 + "9-13") == board.parse_move("9-13")
     with pytest.raises(hub.HubProtocolError, match="off the board"):
         hub.parse_move(board, "9-" + "1" * 5000)
+
+
+def test_the_guide_names_each_games_hub_text():
+    # docs/hub.md's table of the games: the variant value and the start position string
+    page = (Path(__file__).resolve().parent.parent / "docs" / "hub.md").read_text()
+    rows = {}
+    for line in page.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and cells[0] in VARIANTS:
+            rows[cells[0]] = cells
+    assert set(rows) == set(VARIANTS)
+
+    def start_of(name):
+        text = rows[name][2]
+        if text.startswith("as "):
+            return start_of(text.split()[1])
+        return "".join(c * int(n or 1) for c, n in re.findall(r"`(\w)`(?:×(\d+))?", text))
+
+    for name, cells in rows.items():
+        assert cells[1] == f"`{shashki.get_variant(name).hub_name}`" == f"`{HUB_NAMES[name]}`"
+        assert start_of(name) == START[name] == hub.position_text(shashki.Board(name))
