@@ -32,17 +32,24 @@ def hub():
 
 
 @pytest.fixture
-def fresh():
+def started():
+    """HubEngine.popen, each engine it starts closed at the end of the test."""
     engines = []
 
-    def make(**kwargs):
-        engine = HubEngine.popen(HUB, **kwargs)
+    def popen(command, **kwargs):
+        engine = HubEngine.popen(command, **kwargs)
         engines.append(engine)
         return engine
 
-    yield make
+    yield popen
     for engine in engines:
         engine.close()
+
+
+@pytest.fixture
+def fresh(started):
+    """A `shashki hub` of the test's own."""
+    return lambda **kwargs: started(HUB, **kwargs)
 
 
 def test_handshake(hub):
@@ -229,19 +236,11 @@ FAKE = textwrap.dedent('''
 
 
 @pytest.fixture
-def fake(tmp_path):
+def fake(tmp_path, started):
+    """A fake engine that fails in the way its mode says."""
     script = tmp_path / "fake_hub.py"
     script.write_text(FAKE)
-    engines = []
-
-    def make(mode, **kwargs):
-        engine = HubEngine.popen([sys.executable, str(script), mode], **kwargs)
-        engines.append(engine)
-        return engine
-
-    yield make
-    for engine in engines:
-        engine.close()
+    return lambda mode, **kwargs: started([sys.executable, str(script), mode], **kwargs)
 
 
 def test_scan_like_engine_plays_its_games_only(fake):
