@@ -81,7 +81,7 @@ def best_of(runs):
 def against_yardstick(ys, quick):
     print(f"1. shashki against the native yardstick (dperft.c): one thread, no hash, paths, "
           f"best of {REPEATS}, interleaved")
-    print(f"{'game':<10} {'depth':>5} {'leaves':>13} {'shashki M/CPU-s':>16} {'C M/CPU-s':>10} "
+    print(f"{'game':<13} {'depth':>5} {'leaves':>13} {'shashki M/CPU-s':>16} {'C M/CPU-s':>10} "
           f"{'ratio':>6}")
     rows = []
     for variant, depth in YARDSTICK:
@@ -93,7 +93,7 @@ def against_yardstick(ys, quick):
         (n, cpu), (m, ccpu) = best_of(ours), best_of(theirs)
         assert n == m, f"{variant} {depth}: shashki {n}, the yardstick {m}"
         rate, crate = n / cpu / 1e6, n / ccpu / 1e6
-        print(f"{variant:<10} {depth:>5} {n:>13,} {rate:>16.0f} {crate:>10.0f} {rate / crate:>6.2f}")
+        print(f"{variant:<13} {depth:>5} {n:>13,} {rate:>16.0f} {crate:>10.0f} {rate / crate:>6.2f}")
         rows.append({"variant": variant, "depth": depth, "leaves": n, "cpu": cpu,
                      "c_cpu": ccpu, "ratio": rate / crate})
     return rows
