@@ -23,7 +23,7 @@ from shashki.outcome import Termination
 
 PROMPT = re.compile(r"^move \d+, (white|black) \(you\)>$")
 RESULT = re.compile(r"^result: (1-0|0-1|1/2-1/2), (draw|(white|black) \((you|shashki)\) wins)"
-                    r": .+ \[(\w+)(, FMJD-64 art\. [\d.]+)?\]$")
+                    r": .+ \[(\w+)(, FMJD(-64)? art\. [\d.]+)?\]$")
 ENV = dict(os.environ, PYTHONUNBUFFERED="1")
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import enum
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Dict, Optional, Tuple, Type, Union
 
 from .colors import BLACK as BLACK, WHITE as WHITE, Color
@@ -184,6 +184,9 @@ class Variant:
     #: PlayStrategy's PDN names this game's squares algebraically, as seen from the side that
     #: moves first, instead of by number (shashki.pdn reads that dialect)
     playstrategy_algebraic: bool = False
+    #: the values of the Hub protocol's `variant` parameter that name this game, the first the
+    #: one `shashki hub` declares (Scan's names where Scan plays the game); none: its name
+    hub_names: Tuple[str, ...] = ()
     # --- openings and engine ---
     #: the opening tables shipped for the game (shashki.openings), in the order listed
     opening_tables: Tuple[OpeningTable, ...] = ()
@@ -197,6 +200,11 @@ class Variant:
     @property
     def numeric(self) -> bool:
         return self.squares is not Numbering.ALGEBRAIC
+
+    @property
+    def hub_name(self) -> str:
+        """The game's value of the Hub protocol's `variant` parameter."""
+        return self.hub_names[0] if self.hub_names else self.name
 
     @property
     def mirrored(self) -> bool:
@@ -361,13 +369,11 @@ RUSSIAN = Variant(
     fmjd_endgame_rules=True,
     opening_tables=(_MICRO_RU, _BASIC), match_openings="micro-match", engine=_FLYING_ENGINE)
 
-GIVEAWAY = Variant(
-    name="giveaway", aliases=("poddavki", "russian-giveaway"),
-    title="Russian giveaway (poddavki)",
-    flying_kings=True, men_capture_backward=True, men_capture_kings=True,
-    promotion=Promotion.KING, precedence=FREE, first_to_move=WHITE, reversed_goal=True,
-    squares=Numbering.ALGEBRAIC, capture_sep=":", gametype=25, pdn_gametype="25,W,8,8,A0,0",
-    start_fen=_ALGEBRAIC_START, kings_only_limit=15, engine=_FLYING_ENGINE)
+# the russian rules, played to lose
+GIVEAWAY = replace(
+    RUSSIAN, name="giveaway", aliases=("poddavki", "russian-giveaway"),
+    title="Russian giveaway (poddavki)", reversed_goal=True, endgame_draws=None,
+    fmjd_endgame_rules=False, opening_tables=(), match_openings="random")
 
 BRAZILIAN = Variant(
     name="brazilian", aliases=("brazil",), title="Brazilian draughts",
@@ -420,25 +426,20 @@ INTERNATIONAL = Variant(
     promotion=Promotion.MAN, precedence=MAJORITY, first_to_move=WHITE, reversed_goal=False,
     squares=Numbering.NUMERIC, capture_sep="x", gametype=20, pdn_gametype="20,W,10,10,N2,0",
     start_fen=_INTERNATIONAL_START, kings_only_limit=25, endgame_draws=FMJD_INTERNATIONAL,
-    fmjd_endgame_rules=True, geometry=TEN, engine=_FLYING_ENGINE)
+    fmjd_endgame_rules=True, geometry=TEN,
+    # Scan's name, and pydraughts' and lidraughts' ("standard")
+    hub_names=("normal", "standard"), engine=_FLYING_ENGINE)
 
-ANTIDRAUGHTS = Variant(
-    name="antidraughts", aliases=("anti", "international-giveaway"),
-    title="Antidraughts (international giveaway)",
-    flying_kings=True, men_capture_backward=True, men_capture_kings=True,
-    promotion=Promotion.MAN, precedence=MAJORITY, first_to_move=WHITE, reversed_goal=True,
-    squares=Numbering.NUMERIC, capture_sep="x", gametype=20, pdn_gametype="20,W,10,10,N2,0",
-    start_fen=_INTERNATIONAL_START, kings_only_limit=25, endgame_draws=FMJD_INTERNATIONAL,
-    fmjd_endgame_rules=True, geometry=TEN, engine=_FLYING_ENGINE)
+# the international rules, played to lose
+ANTIDRAUGHTS = replace(
+    INTERNATIONAL, name="antidraughts", aliases=("anti", "international-giveaway"),
+    title="Antidraughts (international giveaway)", reversed_goal=True, hub_names=("losing",))
 
-BREAKTHROUGH = Variant(
-    name="breakthrough", aliases=("breakthrough-draughts",),
-    title="Breakthrough draughts (the first king wins)",
-    flying_kings=True, men_capture_backward=True, men_capture_kings=True,
-    promotion=Promotion.MAN, precedence=MAJORITY, first_to_move=WHITE, reversed_goal=False,
-    crowning_wins=True, squares=Numbering.NUMERIC, capture_sep="x", gametype=20,
-    pdn_gametype="20,W,10,10,N2,0", start_fen=_INTERNATIONAL_START, kings_only_limit=0,
-    geometry=TEN, engine=_FLYING_ENGINE)
+# the international rules; the first king wins
+BREAKTHROUGH = replace(
+    INTERNATIONAL, name="breakthrough", aliases=("breakthrough-draughts",),
+    title="Breakthrough draughts (the first king wins)", crowning_wins=True,
+    kings_only_limit=0, endgame_draws=None, fmjd_endgame_rules=False, hub_names=("bt",))
 
 # --- 8x8: the other national games ---------------------------------------------------------------
 
