@@ -31,7 +31,7 @@ from .board cimport BoardCore, Move
 from .arrays cimport Buffer, new_buffer
 from .draws cimport DrawRules
 
-from ..errors import IllegalActionError, InvalidActionError, InvalidMoveError
+from ..errors import IllegalActionError, InvalidActionError
 
 #: the moves beyond the first of each (origin, destination) in one position, at most
 ALTERNATES = MAXMOVES - 1
@@ -113,7 +113,7 @@ def move_to_action(BoardCore board, move, bint perspective=False):
     cdef int32_t acts[MAXMOVES]
     cdef int i
     if not isinstance(move, Move):
-        raise InvalidMoveError(f"an action is found for a Move, not {type(move).__name__}")
+        raise InvalidActionError(f"an action is found for a Move, not {type(move).__name__}")
     i = board.find(move)
     if i < 0:
         raise (<object>board).illegal_move_error(str(move), move.origin)

@@ -4,11 +4,11 @@
 
 cdef class Buffer:
     cdef char *data
-    cdef Py_ssize_t nbytes
+    cdef Py_ssize_t size            # bytes
     cdef Py_ssize_t itemsize
-    cdef int ndim
-    cdef Py_ssize_t shape[3]
-    cdef Py_ssize_t strides[3]
+    cdef int nd
+    cdef Py_ssize_t dims[3]
+    cdef Py_ssize_t steps[3]        # strides
     cdef char fmt[2]                # the struct module's format character, e.g. "f"
     cdef int exports                # buffers handed out and not yet released
 

@@ -29,19 +29,19 @@ cdef Buffer new_buffer(str fmt, int ndim, Py_ssize_t d0, Py_ssize_t d1=1, Py_ssi
     b.itemsize = ITEMSIZES[fmt]
     b.fmt[0] = <char>ord(fmt)
     b.fmt[1] = 0
-    b.ndim = ndim
-    b.nbytes = b.itemsize
+    b.nd = ndim
+    b.size = b.itemsize
     for i in range(ndim):
         if dims[i] < 0:
             raise ValueError("a Buffer's dimensions are >= 0")
-        b.shape[i] = dims[i]
-        b.nbytes *= dims[i]
+        b.dims[i] = dims[i]
+        b.size *= dims[i]
     # C order: the last dimension is contiguous
-    b.strides[ndim - 1] = b.itemsize
+    b.steps[ndim - 1] = b.itemsize
     for i in range(ndim - 2, -1, -1):
-        b.strides[i] = b.strides[i + 1] * b.shape[i + 1]
+        b.steps[i] = b.steps[i + 1] * b.dims[i + 1]
     # one byte at least, so that an empty Buffer still has a valid pointer to export
-    b.data = <char *>PyMem_Calloc(b.nbytes if b.nbytes else 1, 1)
+    b.data = <char *>PyMem_Calloc(b.size if b.size else 1, 1)
     if b.data == NULL:
         raise MemoryError()
     return b
@@ -71,15 +71,15 @@ cdef class Buffer:
     def __getbuffer__(self, Py_buffer *view, int flags):
         view.buf = self.data
         view.obj = self
-        view.len = self.nbytes
+        view.len = self.size
         view.readonly = 0
         view.itemsize = self.itemsize
         view.format = NULL
         if flags & PyBUF_FORMAT:
             view.format = &self.fmt[0]
-        view.ndim = self.ndim
-        view.shape = self.shape if flags & PyBUF_ND else NULL
-        view.strides = self.strides if flags & PyBUF_STRIDES == PyBUF_STRIDES else NULL
+        view.ndim = self.nd
+        view.shape = self.dims if flags & PyBUF_ND else NULL
+        view.strides = self.steps if flags & PyBUF_STRIDES == PyBUF_STRIDES else NULL
         view.suboffsets = NULL
         view.internal = NULL
         self.exports += 1
@@ -89,7 +89,7 @@ cdef class Buffer:
 
     @property
     def shape(self):
-        return tuple([self.shape[i] for i in range(self.ndim)])
+        return tuple([self.dims[i] for i in range(self.nd)])
 
     @property
     def format(self):
@@ -97,14 +97,14 @@ cdef class Buffer:
 
     @property
     def ndim(self):
-        return self.ndim
+        return self.nd
 
     @property
     def nbytes(self):
-        return self.nbytes
+        return self.size
 
     def __len__(self):
-        return self.shape[0]
+        return self.dims[0]
 
     def tolist(self):
         """The items as (nested) lists of Python numbers."""
@@ -129,7 +129,7 @@ cdef class Buffer:
 def _rebuild(str fmt, tuple shape, bytes data):
     dims = list(shape) + [1] * (3 - len(shape))
     cdef Buffer b = new_buffer(fmt, len(shape), dims[0], dims[1], dims[2])
-    if len(data) != b.nbytes:
+    if len(data) != b.size:
         raise ValueError("the data does not fit the shape")
-    memcpy(b.data, <char *>data, b.nbytes)
+    memcpy(b.data, <char *>data, b.size)
     return b

@@ -649,7 +649,7 @@ cdef class Batch:
 
     def offsets(self):
         """An int64 Buffer of n + 1 items: game i's plies are records offsets[i]..offsets[i+1]."""
-        cdef int64_t n = self.results.shape[0]
+        cdef int64_t n = self.results.dims[0]
         cdef Buffer out = new_buffer("q", 1, n + 1)
         cdef int64_t *o = <int64_t *>out.data
         cdef int32_t *lengths = <int32_t *>self.lengths.data
@@ -658,3 +658,26 @@ cdef class Batch:
         for i in range(n):
             o[i + 1] = o[i] + lengths[i]
         return out
+
+
+def quiet_moves(BoardCore board):
+    """Every quiet move the playouts can draw in the board's position, as (origin,
+    destination) squares in the order of their index (for the tests: they must be the legal
+    moves when there is no capture)."""
+    cdef Batch batch = Batch(board, 0, 0, 1, 0, True, False, False, False)
+    cdef Quiet q
+    cdef KMove m
+    cdef int i
+    cdef Kernel k = board.kernel
+    if board.ops.width != 4:
+        quiet_count(<AnyWidth *>NULL, &batch.cf, &board.pos, &q)
+    else:
+        quiet_count(<Eight *>NULL, &batch.cf, &board.pos, &q)
+    out = []
+    for i in range(q.n):
+        if board.ops.width == 4:
+            quiet_nth(<Eight *>NULL, &batch.cf, &board.pos, &q, i, &m)
+        else:
+            quiet_nth(<AnyWidth *>NULL, &batch.cf, &board.pos, &q, i, &m)
+        out.append((k.square[m.frm], k.square[m.to], bool(m.promote)))
+    return out
