@@ -191,6 +191,16 @@ def test_buffers_pickle_and_compare():
         type(planes)()
 
 
+def test_the_actions_page_is_current():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "docs" / "gen_actions.py"
+    spec = importlib.util.spec_from_file_location("gen_actions", path)
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    assert gen.main(["--check"]) == 0, "run python docs/gen_actions.py"
+
+
 def test_importing_shashki_loads_no_numpy():
     code = "import sys, shashki; b = shashki.Board(); b.planes(); b.legal_action_mask(); " \
            "shashki.playouts('russian', 3, seed=1); print('numpy' in sys.modules)"

@@ -22,12 +22,14 @@ gymnasium, numpy); ``import shashki`` never loads them.
 ``env.unwrapped.board`` is the shashki Board of the game, for agents that search (see
 examples/rl_agents.py, a random agent against the engine).
 
->>> from shashki import rl
->>> env = rl.env(variant="english")
->>> env.reset(seed=0)
->>> observation, reward, termination, truncation, info = env.last()
->>> observation["observation"].shape, int(observation["action_mask"].sum())
-((10, 8, 8), 7)
+    from shashki import rl
+    env = rl.env(variant="english")
+    env.reset(seed=0)
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, info = env.last()
+        # observation["observation"].shape == (10, 8, 8); observation["action_mask"]: 1535
+        action = None if termination or truncation else policy(observation)
+        env.step(action)
 """
 
 from __future__ import annotations
@@ -85,15 +87,16 @@ class DraughtsEnv(_AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv, found 
     `render_mode`: "human" prints the board, "ansi" returns it as text.
     """
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "shashki_v0",
-                "is_parallelizable": False, "render_fps": 1}
+    RENDER_MODES = ("human", "ansi")
+    metadata: Dict[str, Any] = {"render_modes": list(RENDER_MODES), "name": "shashki_v0",
+                                "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, variant: Union[str, Variant] = "russian", *, perspective: bool = True,
                  max_plies: Optional[int] = None, render_mode: Optional[str] = None) -> None:
         super().__init__()
         self.variant = get_variant(variant)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or "
+        if render_mode is not None and render_mode not in self.RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {', '.join(self.RENDER_MODES)} or "
                              f"None, not {render_mode!r}")
         if max_plies is not None and (isinstance(max_plies, bool) or
                                       not isinstance(max_plies, int) or max_plies < 1):

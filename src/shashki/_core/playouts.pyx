@@ -165,37 +165,20 @@ cdef inline u64 nth_bit(const Config *cf, u64 b, int r) noexcept nogil:
     # the r-th set bit of b (r < popcount(b)): by PDEP where it is fast, else by halving without a
     # branch (r is random: a branch on it, or a loop of r steps, mispredicts about once a ply)
     cdef int at = 0
-    cdef int c
+    cdef int c, half
     cdef u64 take
     if cf.pdep:
         return pdep_bit(b, r)
-    c = popcount(b & 0xFFFFFFFFULL)
-    take = -(<u64>(r >= c))
-    r -= c & <int>take
-    at += 32 & <int>take
-    b >>= 32 & <int>take
-    c = popcount(b & 0xFFFFULL)
-    take = -(<u64>(r >= c))
-    r -= c & <int>take
-    at += 16 & <int>take
-    b >>= 16 & <int>take
-    c = popcount(b & 0xFFULL)
-    take = -(<u64>(r >= c))
-    r -= c & <int>take
-    at += 8 & <int>take
-    b >>= 8 & <int>take
-    c = popcount(b & 0xFULL)
-    take = -(<u64>(r >= c))
-    r -= c & <int>take
-    at += 4 & <int>take
-    b >>= 4 & <int>take
-    c = popcount(b & 0x3ULL)
-    take = -(<u64>(r >= c))
-    r -= c & <int>take
-    at += 2 & <int>take
-    b >>= 2 & <int>take
-    c = <int>(b & 1)
-    at += <int>(r >= c)
+    # halves of 32, 16, 8, 4, 2 bits (a loop of fixed count: the compiler unrolls it), then 1
+    half = 32
+    while half > 1:
+        c = popcount(b & (((<u64>1) << half) - 1))
+        take = -(<u64>(r >= c))
+        r -= c & <int>take
+        at += half & <int>take
+        b >>= half & <int>take
+        half >>= 1
+    at += <int>(r >= <int>(b & 1))
     return (<u64>1) << at
 
 
