@@ -16,7 +16,7 @@ history and records, which are joined in game order at the end.
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Position, Move as KMove, MoveList,
                       KernelOps, make_move, popcount, ctz)
@@ -136,12 +136,13 @@ cdef extern from *:
     """
     /* The r-th set bit of a mask in one instruction, PDEP, on the x86-64 processors that have it
        fast (Intel since Haswell, AMD since Zen 3; Zen 1 and 2 run it in microcode, slower than
-       the portable halving).  Compiled for BMI2 alone and chosen at run time. */
+       the portable halving), chosen at run time.  Inline assembly, so that it inlines into
+       code compiled for any x86-64 (a function compiled for BMI2 alone would not). */
     #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-    #include <immintrin.h>
-    __attribute__((target("bmi2")))
-    static unsigned long long shashki_pdep_bit(unsigned long long b, int r) {
-        return _pdep_u64(1ULL << r, b);
+    static inline unsigned long long shashki_pdep_bit(unsigned long long b, int r) {
+        unsigned long long out;
+        __asm__("pdepq %2, %1, %0" : "=r"(out) : "r"(1ULL << r), "rm"(b));
+        return out;
     }
     static int shashki_fast_pdep(void) {
         __builtin_cpu_init();
@@ -652,6 +653,7 @@ def quiet_moves(BoardCore board):
     cdef KMove m
     cdef int i
     cdef Kernel k = board.kernel
+    memset(&m, 0, sizeof(m))
     if board.ops.width != 4:
         quiet_count(<AnyWidth *>NULL, &batch.cf, &board.pos, &q)
     else:
