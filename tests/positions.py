@@ -6,7 +6,8 @@ from hypothesis import strategies as st
 
 import shashki
 
-VARIANTS = ["russian", "giveaway", "brazilian", "italian", "english"]
+#: every game (a game added to shashki.VARIANTS is tested too)
+VARIANTS = [v.name for v in shashki.VARIANTS]
 
 
 def board_of(variant, white, black, kings, turn):

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import shashki
-from shashki._core.playouts import quiet_moves
+from shashki._core.playouts import must_capture_test, quiet_moves
 from shashki.errors import PlayoutsError
 
 from positions import VARIANTS, boards, random_games
@@ -142,3 +142,10 @@ def test_the_quiet_moves_drawn_are_the_legal_moves(board):
     drawn = quiet_moves(board)
     legal = sorted((m.origin, m.destination, m.promotion) for m in board.legal_moves)
     assert sorted(drawn) == legal and len(set(drawn)) == len(drawn)
+
+
+@settings(max_examples=400, deadline=None)
+@given(boards())
+def test_the_capture_test_is_the_kernels(board):
+    # without kings of the side to move, the playouts test for a capture themselves
+    assert must_capture_test(board) == board.is_capture_position()

@@ -48,6 +48,8 @@ ctypedef struct Config:
     int rows
     u64 board                   # the playable bits
     bint flying                 # kings move any distance
+    bint men_back               # men capture backward
+    bint men_take_kings
     bint pdep                   # FAST_PDEP, kept beside the rest
     bint perspective            # actions numbered from the side to move's side
     bint record_positions
@@ -261,6 +263,30 @@ cdef inline void quiet_nth(Geometry *g, const Config *cf, const Position *p, con
             steps += 1
 
 
+cdef inline bint must_capture(Geometry *g, const Config *cf, const Position *p) noexcept nogil:
+    """Whether the side to move must capture.  Without kings of its own (most plies) only its
+    men can: a man captures a piece next to it with an empty square behind (the kernels'
+    man_jumpers, bit-parallel), inline; with kings, the kernel is asked.  test_playouts checks
+    the two agree on random positions of every game."""
+    cdef u64 own = p.pieces[p.turn]
+    cdef u64 enemy, empty, r
+    cdef int w
+    if own & p.kings:
+        return cf.ops.must_capture(p)
+    w = width_of(g, cf)
+    enemy = p.pieces[p.turn ^ 1]
+    if not cf.men_take_kings:
+        enemy &= ~p.kings
+    empty = cf.board & ~(p.pieces[0] | p.pieces[1])
+    # the landing squares two steps back from a jumpable piece, one direction at a time
+    r = 0
+    if cf.men_back or p.turn == WHITE:
+        r |= ((((empty >> (w + 1)) & enemy) >> (w + 1)) | (((empty >> w) & enemy) >> w))
+    if cf.men_back or p.turn == BLACK:
+        r |= ((((empty << w) & enemy) << w) | (((empty << (w + 1)) & enemy) << (w + 1)))
+    return (r & own) != 0
+
+
 # --- the end of the game, as BoardCore._termination and outcome(claim_draw) ------------------
 
 cdef inline bint same(const Position *a, const Position *b) noexcept nogil:
@@ -435,7 +461,7 @@ cdef void play_game(Geometry *g, const Config *shared, Chunk *ch, int64_t game) 
     memcpy(ch.hist, cf.prefix, nh * sizeof(Position))
     while True:
         # (one branch on `capture` a ply: it is taken at random, a third of the time)
-        if cf.ops.must_capture(pos):
+        if must_capture(g, cf, pos):
             cf.ops.moves(pos, ml)
             if ml.overflow:
                 ch.error = OVERFLOW
@@ -555,6 +581,8 @@ cdef class Batch:
         cf.rows = board.ops.rows
         cf.board = board.ops.board
         cf.flying = board.variant.flying_kings
+        cf.men_back = board.variant.men_capture_backward
+        cf.men_take_kings = board.variant.men_capture_kings
         cf.pdep = FAST_PDEP
         cf.perspective = perspective
         cf.record_positions = positions
@@ -666,3 +694,11 @@ def quiet_moves(BoardCore board):
             quiet_nth(<AnyWidth *>NULL, &batch.cf, &board.pos, &q, i, &m)
         out.append((k.square[m.frm], k.square[m.to], bool(m.promote)))
     return out
+
+
+def must_capture_test(BoardCore board):
+    """must_capture for the board's position (for the tests: it must be the kernel's)."""
+    cdef Batch batch = Batch(board, 0, 0, 1, 0, True, False, False, False)
+    if board.ops.width == 4:
+        return must_capture(<Eight *>NULL, &batch.cf, &board.pos)
+    return must_capture(<AnyWidth *>NULL, &batch.cf, &board.pos)
