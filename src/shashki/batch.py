@@ -135,8 +135,8 @@ def playouts(variant: Union[str, Variant, Board], n: int, *, seed: Optional[int]
                             perspective, positions, actions)
     batch.run()
     recorded_positions, recorded_actions = batch.records()
-    return Playouts(board.variant, board.fmjd_draw_rules, batch.results, batch.lengths, batch.terminations,
-                    batch.offsets(), recorded_positions, recorded_actions)
+    return Playouts(board.variant, board.fmjd_draw_rules, batch.results, batch.lengths,
+                    batch.terminations, batch.offsets(), recorded_positions, recorded_actions)
 
 
 def _jobs(jobs: Optional[int]) -> int:

@@ -8,6 +8,10 @@ would end it: no legal move, or a draw rule of the game (draws.pxd, the one impl
 Board and the search use), claims included when `claim_draw` is set, in the order
 Board._termination applies them.
 
+The side to move's moves are drawn without listing them where that is cheaper (sampler.pxd:
+a quiet move counted and made, the capture test of a side without kings); the kernel lists the
+captures.
+
 Game i draws its moves from its own random stream, seeded by (seed, i): the games do not depend
 on how they are shared out among threads, so a seed gives the same games for any `jobs`.  The
 games are split into `jobs` contiguous chunks, one thread each; a chunk keeps its own move list,
@@ -25,13 +29,15 @@ from .board cimport BoardCore
 from .draws cimport (DrawRules, DrawState, draws_after, draw_rule, T_NONE, T_NO_MOVES,
                      T_REPETITION)
 from .actions cimport move_actions
+from .sampler cimport (Sampler, Eight, AnyWidth, Geometry, Quiet, quiet_count, quiet_nth,
+                       must_capture, fast_pdep)
 from .arrays cimport Buffer, new_buffer
 
 import threading
 
 
 ctypedef struct Config:
-    const KernelOps *ops
+    Sampler moves               # the game's moves (sampler.pxd), with its kernel
     DrawRules rules
     int skip                    # bits (1 << Termination) of the draws not granted
     bint ahead                  # a repetition may be claimed before the repeating move
@@ -44,13 +50,7 @@ ctypedef struct Config:
     int64_t max_plies           # -1: no limit
     const int *square           # ghost bit -> square
     int nsq
-    int width
     int rows
-    u64 board                   # the playable bits
-    bint flying                 # kings move any distance
-    bint men_back               # men capture backward
-    bint men_take_kings
-    bint pdep                   # FAST_PDEP, kept beside the rest
     bint perspective            # actions numbered from the side to move's side
     bint record_positions
     bint record_actions
@@ -100,191 +100,8 @@ cdef inline int pick(u64 *state, int n) noexcept nogil:
     return <int>(((next_random(state) >> 32) * <u64>n) >> 32)
 
 
-# --- a quiet move drawn without listing the moves ----------------------------------------------
-# Most positions have no capture.  Listing their moves (the kernel's gen_moves) writes every
-# move only for one to be kept; here the moves are counted by popcount and only the drawn one is
-# made: a man's step, or a king's step at distance j along a direction (each destination square
-# of the bit set "squares j steps from a king along d" is one move).  The moves are the kernel's
-# quiet moves (men step forward, kings step, or fly over empty squares); test_playouts checks
-# that every index gives a distinct legal move and that they are all of them, in every game.
-
-# The board's width is a constant of the 8x8 games' code (a fused tag, as the kernels' Side):
-# every shift is then by a literal, as in the kernels.
-ctypedef struct Eight:
-    char _
-ctypedef struct AnyWidth:
-    char _
-ctypedef fused Geometry:
-    Eight
-    AnyWidth
-
-
-cdef inline int width_of(Geometry *g, const Config *cf) noexcept nogil:
-    return 4 if Geometry is Eight else cf.width
-
-
-cdef inline u64 shift(Geometry *g, const Config *cf, u64 b, int d) noexcept nogil:
-    # the kernels' directions: 0 north-east, 1 north-west, 2 south-east, 3 south-west
-    if d == 0:
-        return b << (width_of(g, cf) + 1)
-    if d == 1:
-        return b << width_of(g, cf)
-    if d == 2:
-        return b >> width_of(g, cf)
-    return b >> (width_of(g, cf) + 1)
-
-
-cdef extern from *:
-    """
-    /* The r-th set bit of a mask in one instruction, PDEP, on the x86-64 processors that have it
-       fast (Intel since Haswell, AMD since Zen 3; Zen 1 and 2 run it in microcode, slower than
-       the portable halving), chosen at run time.  Inline assembly, so that it inlines into
-       code compiled for any x86-64 (a function compiled for BMI2 alone would not). */
-    #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-    static inline unsigned long long shashki_pdep_bit(unsigned long long b, int r) {
-        unsigned long long out;
-        __asm__("pdepq %2, %1, %0" : "=r"(out) : "r"(1ULL << r), "rm"(b));
-        return out;
-    }
-    static int shashki_fast_pdep(void) {
-        __builtin_cpu_init();
-        if (!__builtin_cpu_supports("bmi2")) return 0;
-        if (__builtin_cpu_is("amd") && (__builtin_cpu_is("znver1") || __builtin_cpu_is("znver2")))
-            return 0;
-        return 1;
-    }
-    #else
-    static unsigned long long shashki_pdep_bit(unsigned long long b, int r) { (void)r; return b & (~b + 1); }
-    static int shashki_fast_pdep(void) { return 0; }
-    #endif
-    """
-    u64 pdep_bit "shashki_pdep_bit"(u64 b, int r) noexcept nogil
-    bint fast_pdep "shashki_fast_pdep"() noexcept nogil
-
+#: PDEP finds the r-th set bit fast on this processor (sampler.pxd)
 cdef bint FAST_PDEP = fast_pdep()
-
-
-cdef inline u64 nth_bit(const Config *cf, u64 b, int r) noexcept nogil:
-    # the r-th set bit of b (r < popcount(b)): by PDEP where it is fast, else by halving without a
-    # branch (r is random: a branch on it, or a loop of r steps, mispredicts about once a ply)
-    cdef int at = 0
-    cdef int c, half
-    cdef u64 take
-    if cf.pdep:
-        return pdep_bit(b, r)
-    # halves of 32, 16, 8, 4, 2 bits (a loop of fixed count: the compiler unrolls it), then 1
-    half = 32
-    while half > 1:
-        c = popcount(b & (((<u64>1) << half) - 1))
-        take = -(<u64>(r >= c))
-        r -= c & <int>take
-        at += half & <int>take
-        b >>= half & <int>take
-        half >>= 1
-    at += <int>(r >= <int>(b & 1))
-    return (<u64>1) << at
-
-
-ctypedef struct Quiet:
-    u64 steps[2]                # the men's destinations in their two forward directions
-    int count[2]
-    int n                       # every quiet move, the kings' included
-
-
-cdef inline void quiet_count(Geometry *g, const Config *cf, const Position *p,
-                             Quiet *q) noexcept nogil:
-    cdef u64 own = p.pieces[p.turn]
-    cdef u64 empty = cf.board & ~(p.pieces[0] | p.pieces[1])
-    cdef u64 men = own & ~p.kings
-    cdef u64 kings = own & p.kings
-    cdef int d, w = width_of(g, cf)
-    cdef u64 x
-    # White's men step north-east (+w+1) and north-west (+w), Black's south-east (-w) and
-    # south-west (-w-1); selected by a mask, not branched on, as the side changes every ply
-    cdef u64 white = -(<u64>(p.turn == WHITE))
-    q.steps[0] = (((men << (w + 1)) & white) | ((men >> w) & ~white)) & empty
-    q.steps[1] = (((men << w) & white) | ((men >> (w + 1)) & ~white)) & empty
-    q.count[0] = popcount(q.steps[0])
-    q.count[1] = popcount(q.steps[1])
-    q.n = q.count[0] + q.count[1]
-    if kings:
-        for d in range(4):
-            x = shift(g, cf, kings, d) & empty
-            while x:
-                q.n += popcount(x)
-                if not cf.flying:
-                    break
-                x = shift(g, cf, x, d) & empty
-
-
-cdef inline void set_quiet(const Config *cf, const Position *p, KMove *out, u64 frm, u64 to,
-                           bint king) noexcept nogil:
-    out.ft = frm | to
-    out.kx = out.ft if king else to & cf.ops.promotion[p.turn]
-    out.promote = not king and out.kx != 0
-    out.captured = 0
-    out.frm = <uint8_t>ctz(frm)
-    out.to = <uint8_t>ctz(to)
-    out.ncapt = 0
-
-
-cdef inline void quiet_nth(Geometry *g, const Config *cf, const Position *p, const Quiet *q,
-                           int r, KMove *out) noexcept nogil:
-    """Quiet move r (0 <= r < q.n) into `out`: the men's steps in their two forward directions,
-    then the kings' in the four, nearest squares first."""
-    cdef u64 empty, x, to, frm, white
-    cdef int d, c, i, steps, second, w = width_of(g, cf)
-    if r < q.count[0] + q.count[1]:
-        # a man's step: which direction, selected without a branch
-        second = r >= q.count[0]
-        to = nth_bit(cf, q.steps[second], r - (q.count[0] if second else 0))
-        white = -(<u64>(p.turn == WHITE))
-        frm = ((to >> (w + 1 - second)) & white) | ((to << (w + second)) & ~white)
-        set_quiet(cf, p, out, frm, to, False)
-        return
-    r -= q.count[0] + q.count[1]
-    empty = cf.board & ~(p.pieces[0] | p.pieces[1])
-    for d in range(4):
-        x = shift(g, cf, p.pieces[p.turn] & p.kings, d) & empty
-        steps = 1
-        while x:
-            c = popcount(x)
-            if r < c:
-                to = nth_bit(cf, x, r)
-                frm = to
-                for i in range(steps):
-                    frm = shift(g, cf, frm, 3 - d)
-                set_quiet(cf, p, out, frm, to, True)
-                return
-            r -= c
-            if not cf.flying:
-                break
-            x = shift(g, cf, x, d) & empty
-            steps += 1
-
-
-cdef inline bint must_capture(Geometry *g, const Config *cf, const Position *p) noexcept nogil:
-    """Whether the side to move must capture.  Without kings of its own (most plies) only its
-    men can: a man captures a piece next to it with an empty square behind (the kernels'
-    man_jumpers, bit-parallel), inline; with kings, the kernel is asked.  test_playouts checks
-    the two agree on random positions of every game."""
-    cdef u64 own = p.pieces[p.turn]
-    cdef u64 enemy, empty, r
-    cdef int w
-    if own & p.kings:
-        return cf.ops.must_capture(p)
-    w = width_of(g, cf)
-    enemy = p.pieces[p.turn ^ 1]
-    if not cf.men_take_kings:
-        enemy &= ~p.kings
-    empty = cf.board & ~(p.pieces[0] | p.pieces[1])
-    # the landing squares two steps back from a jumpable piece, one direction at a time
-    r = 0
-    if cf.men_back or p.turn == WHITE:
-        r |= ((((empty >> (w + 1)) & enemy) >> (w + 1)) | (((empty >> w) & enemy) >> w))
-    if cf.men_back or p.turn == BLACK:
-        r |= ((((empty << w) & enemy) << w) | (((empty << (w + 1)) & enemy) << (w + 1)))
-    return (r & own) != 0
 
 
 # --- the end of the game, as BoardCore._termination and outcome(claim_draw) ------------------
@@ -340,7 +157,7 @@ cdef int draw_termination(const Config *cf, const Position *p, const DrawState *
         return T_REPETITION
     code = draw_rule(d, p, &cf.rules, cf.skip)
     if code == T_NONE and cf.ahead and not capture and d.halfmove >= 2:
-        cf.ops.moves(p, ml)
+        cf.moves.ops.moves(p, ml)
         if repetition_ahead(p, d.halfmove, ml, hist, nh):
             return T_REPETITION
     return code
@@ -415,9 +232,9 @@ cdef void record(const Config *cf, Chunk *ch, const Position *p, const MoveList 
         return
     if cf.record_positions:
         out = &ch.positions[4 * ch.nrec]
-        out[0] = squares_of(p.pieces[WHITE], cf.width, cf.rows)
-        out[1] = squares_of(p.pieces[BLACK], cf.width, cf.rows)
-        out[2] = squares_of(p.kings, cf.width, cf.rows)
+        out[0] = squares_of(p.pieces[WHITE], cf.moves.width, cf.rows)
+        out[1] = squares_of(p.pieces[BLACK], cf.moves.width, cf.rows)
+        out[2] = squares_of(p.kings, cf.moves.width, cf.rows)
         out[3] = p.turn
     if cf.record_actions:
         if m.ncapt:
@@ -461,8 +278,8 @@ cdef void play_game(Geometry *g, const Config *shared, Chunk *ch, int64_t game) 
     memcpy(ch.hist, cf.prefix, nh * sizeof(Position))
     while True:
         # (one branch on `capture` a ply: it is taken at random, a third of the time)
-        if must_capture(g, cf, pos):
-            cf.ops.moves(pos, ml)
+        if must_capture(g, &cf.moves, pos):
+            cf.moves.ops.moves(pos, ml)
             if ml.overflow:
                 ch.error = OVERFLOW
                 return
@@ -473,13 +290,13 @@ cdef void play_game(Geometry *g, const Config *shared, Chunk *ch, int64_t game) 
             choice = pick(&rng, n)
             m = &ml.moves[choice]
         else:
-            quiet_count(g, cf, pos, &q)
+            quiet_count(g, &cf.moves, pos, &q)
             n = q.n
             code = termination(cf, pos, &d, n, False, ml, ch.hist, nh)
             if code != T_NONE or ply == cf.max_plies:
                 break
             choice = pick(&rng, n)
-            quiet_nth(g, cf, pos, &q, choice, &quiet)
+            quiet_nth(g, &cf.moves, pos, &q, choice, &quiet)
             m = &quiet
         if cf.record:
             record(cf, ch, pos, ml, m, choice)
@@ -513,7 +330,7 @@ cdef void play_game(Geometry *g, const Config *shared, Chunk *ch, int64_t game) 
 cdef void play_chunk(const Config *cf, Chunk *ch) noexcept nogil:
     cdef int64_t g
     for g in range(ch.first, ch.last):
-        if cf.width == 4:
+        if cf.moves.width == 4:
             play_game(<Eight *>NULL, cf, ch, g)
         else:
             play_game(<AnyWidth *>NULL, cf, ch, g)
@@ -557,7 +374,7 @@ cdef class Batch:
         cdef Kernel k = board.kernel
         cdef int c, i, keep
         cdef Config *cf = &self.cf
-        cf.ops = board.ops
+        cf.moves.ops = board.ops
         cf.rules = board.draw_rules
         cf.skip = 0 if claim_draw else board.claims
         cf.ahead = claim_draw and (board.claims >> T_REPETITION) & 1
@@ -577,13 +394,13 @@ cdef class Batch:
         cf.max_plies = max_plies if max_plies > 0 else -1
         cf.square = k.square
         cf.nsq = k.squares
-        cf.width = board.ops.width
         cf.rows = board.ops.rows
-        cf.board = board.ops.board
-        cf.flying = board.variant.flying_kings
-        cf.men_back = board.variant.men_capture_backward
-        cf.men_take_kings = board.variant.men_capture_kings
-        cf.pdep = FAST_PDEP
+        cf.moves.width = board.ops.width
+        cf.moves.board = board.ops.board
+        cf.moves.flying = board.variant.flying_kings
+        cf.moves.men_back = board.variant.men_capture_backward
+        cf.moves.men_take_kings = board.variant.men_capture_kings
+        cf.moves.pdep = FAST_PDEP
         cf.perspective = perspective
         cf.record_positions = positions
         cf.record_actions = actions
@@ -683,15 +500,15 @@ def quiet_moves(BoardCore board):
     cdef Kernel k = board.kernel
     memset(&m, 0, sizeof(m))
     if board.ops.width != 4:
-        quiet_count(<AnyWidth *>NULL, &batch.cf, &board.pos, &q)
+        quiet_count(<AnyWidth *>NULL, &batch.cf.moves, &board.pos, &q)
     else:
-        quiet_count(<Eight *>NULL, &batch.cf, &board.pos, &q)
+        quiet_count(<Eight *>NULL, &batch.cf.moves, &board.pos, &q)
     out = []
     for i in range(q.n):
         if board.ops.width == 4:
-            quiet_nth(<Eight *>NULL, &batch.cf, &board.pos, &q, i, &m)
+            quiet_nth(<Eight *>NULL, &batch.cf.moves, &board.pos, &q, i, &m)
         else:
-            quiet_nth(<AnyWidth *>NULL, &batch.cf, &board.pos, &q, i, &m)
+            quiet_nth(<AnyWidth *>NULL, &batch.cf.moves, &board.pos, &q, i, &m)
         out.append((k.square[m.frm], k.square[m.to], bool(m.promote)))
     return out
 
@@ -700,5 +517,5 @@ def must_capture_test(BoardCore board):
     """must_capture for the board's position (for the tests: it must be the kernel's)."""
     cdef Batch batch = Batch(board, 0, 0, 1, 0, True, False, False, False)
     if board.ops.width == 4:
-        return must_capture(<Eight *>NULL, &batch.cf, &board.pos)
-    return must_capture(<AnyWidth *>NULL, &batch.cf, &board.pos)
+        return must_capture(<Eight *>NULL, &batch.cf.moves, &board.pos)
+    return must_capture(<AnyWidth *>NULL, &batch.cf.moves, &board.pos)
