@@ -194,30 +194,30 @@ cdef inline u64 squares_of(u64 ghost, int width, int rows) noexcept nogil:
     return out
 
 
+cdef inline bint regrow(void **block, size_t size) noexcept nogil:
+    # realloc in place; False (the block unchanged) when there is no memory
+    cdef void *a = realloc(block[0], size)
+    if a == NULL:
+        return False
+    block[0] = a
+    return True
+
+
 cdef bint grow_records(Chunk *ch) noexcept nogil:
     cdef int64_t cap = ch.cap_rec * 2 if ch.cap_rec else 4096
-    cdef void *a
-    a = realloc(ch.positions, cap * 4 * sizeof(u64))
-    if a == NULL:
+    if not (regrow(<void **>&ch.positions, cap * 4 * sizeof(u64)) and
+            regrow(<void **>&ch.actions, cap * sizeof(int32_t))):
         return False
-    ch.positions = <u64 *>a
-    a = realloc(ch.actions, cap * sizeof(int32_t))
-    if a == NULL:
-        return False
-    ch.actions = <int32_t *>a
     ch.cap_rec = cap
     return True
 
 
 cdef bint grow_history(Chunk *ch, int need) noexcept nogil:
     cdef int cap = ch.cap_hist * 2 if ch.cap_hist else 256
-    cdef void *a
     while cap < need:
         cap *= 2
-    a = realloc(ch.hist, cap * sizeof(Position))
-    if a == NULL:
+    if not regrow(<void **>&ch.hist, cap * sizeof(Position)):
         return False
-    ch.hist = <Position *>a
     ch.cap_hist = cap
     return True
 
