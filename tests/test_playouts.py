@@ -149,3 +149,23 @@ def test_the_quiet_moves_drawn_are_the_legal_moves(board):
 def test_the_capture_test_is_the_kernels(board):
     # without kings of the side to move, the playouts test for a capture themselves
     assert must_capture_test(board) == board.is_capture_position()
+
+
+@pytest.mark.parametrize("variant, fen", [
+    ("russian", "W:WKa1,Kc1,Ke1:BKh8"),             # 7.2.4: three kings against one
+    ("russian", "W:WKa1,c3,e3:BKh8"),               # 7.2.7: the lone king on the main road
+    ("russian", "W:WKb2,Kd2:BKg7"),                 # 7.2.8
+    ("russian", "W:WKa1,Kc1,e3:BKh8,b8,d8"),        # 7.2.6: kings on both sides, 6 pieces
+    ("brazilian", "W:WKa1,Kc1,Ke1:BKh8"),
+    ("giveaway", "W:WKa1,Kc1:BKh8,Kf8"),
+    ("italian", "W:WK29,K30:BK1,K2"),
+    ("english", "B:WK29,K30:BK1,K2"),
+])
+@pytest.mark.parametrize("claim_draw", [True, False])
+def test_endgames_end_by_the_same_rules(variant, fen, claim_draw):
+    # the draw rules of few pieces and kings, which the playouts skip asking while they
+    # cannot hold
+    board = shashki.Board(variant, fen)
+    games = shashki.playouts(board, 40, seed=11, claim_draw=claim_draw, positions=True,
+                             actions=True, max_plies=3000)
+    replay(games, board, claim_draw)

@@ -41,6 +41,7 @@ ctypedef struct Config:
     DrawRules rules
     int skip                    # bits (1 << Termination) of the draws not granted
     bint ahead                  # a repetition may be claimed before the repeating move
+    int window                  # below this halfmove clock no repetition or move limit holds
     bint reversed_goal          # giveaway: the side with no move wins
     Position start
     DrawState start_draws
@@ -168,14 +169,17 @@ cdef inline int termination(const Config *cf, const Position *p, const DrawState
                             int nh) noexcept nogil:
     """The rule that ends the game at `p` (T_NONE: it goes on), `n` being its number of legal
     moves, as BoardCore._termination (and outcome(claim_draw=True) with `cf.ahead`)."""
+    cdef u64 white = p.pieces[WHITE], black = p.pieces[BLACK]
     if n == 0:
         return T_NO_MOVES
-    if d.halfmove == 0 and not p.kings and d.road < 0 and d.few < 0:
-        # Right after a man move or a capture, with no king on the board (most plies of most
-        # games): no rule of draws.pxd can hold.  A repetition needs reversible plies, the
-        # kings-only and no-progress limits a running counter, and every FMJD-64 rule a king
-        # (7.2.4, 7.2.6) or a running 7.2.7/7.2.8 counter.  test_playouts replays the games on
-        # a Board, which asks every rule every ply.
+    if d.halfmove < cf.window and d.road < 0 and d.few < 0 and (
+            not cf.rules.fmjd or not p.kings or
+            (white & (white - 1) and black & (black - 1) and popcount(white | black) > 7)):
+        # Most plies of most games: no rule of draws.pxd can hold.  A repetition needs 4
+        # reversible plies (a claim ahead 2), the kings-only and no-progress limits their
+        # counts, 7.2.7 and 7.2.8 a running count, 7.2.4 a lone king and 7.2.6 kings on both
+        # sides and 7 pieces or fewer.  test_playouts replays the games on a Board, which asks
+        # every rule every ply.
         return T_NONE
     return draw_termination(cf, p, d, capture, ml, hist, nh)
 
@@ -378,6 +382,12 @@ cdef class Batch:
         cf.rules = board.draw_rules
         cf.skip = 0 if claim_draw else board.claims
         cf.ahead = claim_draw and (board.claims >> T_REPETITION) & 1
+        # (a limit the rules skip, a claim not made, lowers it too: the filter is only safer)
+        cf.window = 2 if cf.ahead else 4 if not (cf.skip >> T_REPETITION) & 1 else 1 << 30
+        for limit in (cf.rules.kings_only_plies, cf.rules.no_progress_plies):
+            if 0 < limit < cf.window:
+                cf.window = limit
+
         cf.reversed_goal = board.reversed_goal
         cf.start = board.pos
         cf.start_draws = board.draws
