@@ -21,6 +21,13 @@ ALTERNATES = {
     "brazilian": "W:WKa7:Bg3,f4,b6,e7",
     "italian": "W:W22:B10,11,18,19",
     "english": "W:WK14:B9,17,18,25,26",
+    "international": "W:WK2:B7,17,18,21",
+    "antidraughts": "W:WK25:B10,33,34,42",
+    "breakthrough": "W:WK46:B29,32,33,43",
+    "pool": "W:WK17:B10,22,23,27",
+    "spanish": "W:WK17:B11,13,14,27",
+    "czech": "W:WKd8:Bb4,c7,e7,g7",
+    "thai": "W:WKh6:Bc5,e5,g5,g7",
 }
 
 INTRO = """\
@@ -48,7 +55,7 @@ White's side, each row from White's left (a1 = 0 on the algebraic boards).  Then
   mask), are actions **S x S + 0, S x S + 1, ...**
 - A position has at most 512 legal moves (the core's move list: a Board refuses a position
   with more), so at most 511 alternates.  The action space of a game is **S x S + 511**:
-  1535 actions on 8x8 (`Variant.action_space_size`).
+  1535 actions on 8x8, 3011 on 10x10 (`Variant.action_space_size`).
 
 Every legal move has its own action, which depends only on the position and the move (never
 on the order in which the moves are generated).  With `perspective=True` the squares are
@@ -76,7 +83,7 @@ An action out of range raises `InvalidActionError`, one that no legal move has
 ## Observations
 
 `Board.planes(perspective=False)` is a float32 array of shape (10, rows, 2 x width),
-(10, 8, 8) on 8x8 (`Variant.planes_shape`).  Row r of a plane is row r of the board from
+(10, 8, 8) on 8x8 and (10, 10, 10) on 10x10 (`Variant.planes_shape`).  Row r of a plane is row r of the board from
 White's side (from the side to move's side with `perspective`), column c the file c (a = 0,
 in the Board's numbering: the italian diagram draws it mirrored); light squares are 0.
 
@@ -89,9 +96,12 @@ in the Board's numbering: the italian diagram draws it mirrored); light squares 
 | 4 | 1 everywhere when White is to move, else 0 |
 | 5 | the position's earlier occurrences: 0, 1/2 (seen once before), 1 (the third time: drawn) |
 | 6 | the kings-only counter (english: the no-progress counter) over the game's limit |
-| 7 | FMJD-64 rules only: plies since the balance of forces changed (7.2.4, 7.2.6) over 120 |
-| 8 | FMJD-64 rules only: 7.2.7's count, (plies + 1) over 11, while its configuration holds |
-| 9 | FMJD-64 rules only: 7.2.8's count, the same |
+| 7 | endgame rules only: plies since the balance of forces changed (7.2.4, 7.2.6) over the longer limit (7.2.6's with 6-7 pieces, else 7.2.4's) |
+| 8 | endgame rules only: the count of three pieces against a lone king (7.2.7, 6.3), (plies + 1) over (2 x its moves + 1), while the configuration holds |
+| 9 | endgame rules only: the count of two pieces or fewer against a lone king (7.2.8, 6.4), the same |
+
+"Endgame rules" are a game's `Variant.endgame_draws` when in force (russian's FMJD-64 7.2.4-7.2.8,
+international's 6.3-6.4, pool's); elsewhere planes 7-9 are 0.
 
     >>> import numpy                                        # doctest: +SKIP
     >>> numpy.asarray(shashki.Board("english").planes()).shape  # doctest: +SKIP
@@ -128,11 +138,13 @@ engine.
 
 def picture(variant):
     """The game's diagram with its square names beside the square numbers of the actions."""
-    lines = ["    its squares                  the squares of the actions",
-             "    " + "+" + "-" * 25 + "+" + "     " + "+" + "-" * 25 + "+"]
-    for row in range(8):
+    files = 2 * variant.geometry.width
+    border = "+" + "-" * (3 * files + 1) + "+"
+    lines = [("    its squares").ljust(4 + len(border) + 5) + "the squares of the actions",
+             "    " + border + "     " + border]
+    for row in range(variant.geometry.rows):
         names, numbers = [], []
-        for col in range(8):
+        for col in range(files):
             s = square_at(variant, row, col)
             names.append("  " if s is None else f"{variant.square_name(s):>2}")
             numbers.append("  " if s is None else f"{s:>2}")
@@ -161,8 +173,8 @@ def section(name):
     n = variant.geometry.squares
     parts = [f"## {variant.title}", "",
              f"{n} squares: a move from f to t is action f x {n} + t; alternates from {n * n}; "
-             f"{variant.action_space_size} actions.  The diagram is drawn as the game draws it "
-             f"(White at the bottom).", "",
+             f"{variant.action_space_size} actions; observations {variant.planes_shape}.  The "
+             f"diagram is drawn as the game draws it (White at the bottom).", "",
              picture(variant), "",
              f"The first moves ({side} to move, `perspective=False`):", "",
              move_table(board, False), "",

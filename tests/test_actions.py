@@ -83,12 +83,14 @@ def test_a_flying_king_with_several_captures_between_the_same_squares():
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_the_action_space(variant):
     v = shashki.get_variant(variant)
-    n = v.geometry.squares
-    assert v.action_space_size == n * n + 511 == 1535
+    g = v.geometry
+    assert v.action_space_size == g.squares ** 2 + 511
+    assert v.action_space_size == {32: 1535, 50: 3011}[g.squares]
     from shashki._core import actions
     assert actions.ALTERNATES == 511
     assert actions.action_space_size(v.rules) == v.action_space_size
-    assert v.planes_shape == (actions.OBSERVATION_PLANES, 8, 8)
+    assert v.planes_shape == (actions.OBSERVATION_PLANES, g.rows, 2 * g.width)
+    assert shashki.Board(v).planes().shape == v.planes_shape
 
 
 def test_bad_actions_are_refused_with_what_was_expected():
@@ -124,11 +126,11 @@ def test_numpy_integers_are_actions():
 
 # --- observations ------------------------------------------------------------------------------
 
-def _cell(square, flip=False):
-    # (row, file) of a square of the 8x8 board, from White's side or turned half a turn
+def _cell(geometry, square, flip=False):
+    # (row, file) of a square, from White's side or turned half a turn
     if flip:
-        square = 31 - square
-    row, col = divmod(square, 4)
+        square = geometry.squares - 1 - square
+    row, col = divmod(square, geometry.width)
     return row, 2 * col + (row & 1)
 
 
@@ -140,12 +142,13 @@ def test_planes_hold_the_pieces(board, perspective):
     data = planes.tolist()
     flip = perspective and board.turn == shashki.BLACK
     me = shashki.BLACK if flip else shashki.WHITE
-    expected = [[[0.0] * 8 for _ in range(8)] for _ in range(4)]
-    for s in range(32):
+    g = board.variant.geometry
+    expected = [[[0.0] * (2 * g.width) for _ in range(g.rows)] for _ in range(4)]
+    for s in range(g.squares):
         piece = board.piece_at(s)
         if piece is not None:
             color, king = piece
-            row, file = _cell(s, flip)
+            row, file = _cell(g, s, flip)
             expected[2 * (color != me) + king][row][file] = 1.0
     assert data[:4] == expected
     assert {x for row in data[4] for x in row} == {1.0 if board.turn == shashki.WHITE else 0.0}

@@ -142,7 +142,7 @@ def test_fmjd_terminations_carry_their_article():
     for t in (T.NO_MOVES, T.THREEFOLD_REPETITION, T.KINGS_ONLY_MOVES, T.NO_PROGRESS):
         assert t.article is None
     assert all(t.text for t in T)
-    assert [t for t in T if not t.is_draw] == [T.NO_MOVES]
+    assert [t for t in T if not t.is_draw] == [T.NO_MOVES, T.KING_CROWNED]
 
 
 # --- no legal moves -----------------------------------------------------------------------
@@ -848,3 +848,61 @@ def test_the_engine_and_outcome_agree_at_every_draw_limit(game, flag, pieces, tu
     if not any(c.is_capture_position() for c in children):
         best = max(-engine.evaluate(c) for c in children)
         assert engine.search(earlier, depth=1).score.value == best
+
+
+# --- the games added after the first five -----------------------------------------------------
+
+def _any_king_move(board, ply, m):
+    return board.kings >> m.origin & 1
+
+
+@pytest.mark.parametrize("game", ["international", "antidraughts"])
+def test_international_kings_only_is_6_2(game):
+    # 25 moves of each side with only kings moved (FMJD 6.2); eight kings, so 6.3/6.4 stay out
+    board = shashki.Board(game, "W:WK46,K47,K48,K49:BK1,K2,K3,K4")
+    assert_limit(board, find_line(board, 50, _any_king_move), T.KINGS_ONLY_MOVES,
+                 article="6.2")
+
+
+def test_international_three_pieces_against_a_lone_king_is_6_3():
+    # 16 moves of each side (32 plies), the lone king anywhere: no main road in 6.3
+    board = shashki.Board("international", "W:WK46,47,48:BK1")
+    assert_limit(board, find_line(board, 32, _any_king_move), T.THREE_PIECES_VS_LONE_KING,
+                 article="6.3")
+
+
+@pytest.mark.parametrize("white", ["K46,47", "K46"])
+def test_international_few_pieces_against_a_lone_king_is_6_4(white):
+    # 5 moves of each side (10 plies): with White to move first, White's 5th move is the 9th
+    # ply, where FMJD-64 7.2.8 (the stronger side's moves) would end it; 6.4 counts both sides
+    board = shashki.Board("international", f"W:W{white}:BK1")
+    assert_limit(board, find_line(board, 10, _any_king_move), T.FEW_PIECES_VS_LONE_KING,
+                 article="6.4")
+
+
+def test_pool_three_kings_against_one_must_win_in_thirteen_moves():
+    # APCA: White's 13th move is the 25th ply
+    board = shashki.Board("pool", "W:WK29,K30,K31:BK1")
+    assert_limit(board, find_line(board, 25, _any_king_move), T.KINGS_VS_LONE_KING,
+                 article=None)
+
+
+def test_breakthrough_the_first_king_wins():
+    board = shashki.Board("breakthrough", "W:W6:B45")
+    assert board.outcome() is None
+    board.push("6-1")
+    assert board.outcome() == Outcome(shashki.WHITE, T.KING_CROWNED)
+    assert board.result() == "1-0"
+    # the search knows it too: White to crown at once is a forced win
+    from shashki.engine import Engine
+    score = Engine("breakthrough").search(shashki.Board("breakthrough", "W:W6:B45"),
+                                          depth=2).score
+    assert score.value > 0 and score.is_win
+
+
+@pytest.mark.parametrize("game", ["spanish", "czech", "thai"])
+def test_games_with_repetition_as_their_only_draw(game):
+    # no move limit: a hundred plies of king moves, no position twice, are no draw
+    board = shashki.Board(game, fen(game, "W", KINGS_ONLY_WHITE, KINGS_ONLY_BLACK))
+    push_all(board, find_line(board, 100, _any_king_move))
+    assert board.outcome(claim_draw=True) is None

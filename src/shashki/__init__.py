@@ -48,7 +48,7 @@ def __getattr__(name: str) -> _typing.Any:
         module_name, attr = _LAZY[name]
     except KeyError:
         raise AttributeError(f"module 'shashki' has no attribute {name!r}") from None
-    import importlib
+    import importlib  # (only when a lazy name is first asked for)
     module = importlib.import_module(module_name)
     value = module if attr is None else getattr(module, attr)
     globals()[name] = value

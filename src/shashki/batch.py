@@ -25,17 +25,14 @@ from .board import Board
 from .colors import BLACK, WHITE, Color
 from .errors import PlayoutsError
 from .limits import as_int
-from .outcome import Outcome, Termination, make_outcome
+from .outcome import TERMINATION_CODES, Outcome, Termination, make_outcome
 from .variants import Variant, get_variant
 
 __all__ = ["Playouts", "playouts"]
 
-#: the termination codes of Playouts.terminations (shashki._core.draws.pxd), by Termination;
-#: 0 is a game cut at max_plies
-_CODES = {1: Termination.NO_MOVES, 2: Termination.THREEFOLD_REPETITION,
-          3: Termination.KINGS_VS_LONE_KING, 4: Termination.KINGS_ONLY_MOVES,
-          5: Termination.BALANCE_UNCHANGED, 6: Termination.LONE_KING_ON_MAIN_ROAD,
-          7: Termination.FEW_PIECES_VS_LONE_KING, 8: Termination.NO_PROGRESS}
+#: the Termination of each code of Playouts.terminations (the C rules' codes,
+#: shashki._core.draws.pxd); 0 is a game cut at max_plies
+_CODES = {TERMINATION_CODES[t.value]: t for t in Termination}
 
 
 @dataclass(frozen=True, eq=False)
@@ -43,7 +40,9 @@ class Playouts:
     """The games of one `playouts` call.  Every array is a shashki Buffer (numpy.asarray takes
     it without a copy; `.tolist()` needs no numpy), game i at index i.
 
-    - `results` (int8): 1 White won, -1 Black won, 0 drawn (or cut at max_plies);
+    - `results` (int8): 1 White won, -1 Black won, 0 drawn (or cut at max_plies); the winner
+      as Board.outcome names it (in giveaway the side left without a move, in breakthrough
+      the first to crown);
     - `lengths` (int32): plies played;
     - `terminations` (uint8): why the game ended, a code of `termination(i)` (0: cut short);
     - with ``positions=True``, `positions` (uint64, shape (plies, 4)): the position before each
@@ -55,7 +54,7 @@ class Playouts:
     """
 
     variant: Variant
-    #: whether the FMJD-64 draw rules were in force (the board's fmjd_draw_rules)
+    #: whether the game's endgame draw rules were in force (the board's fmjd_draw_rules)
     fmjd_draw_rules: bool
     results: Buffer
     lengths: Buffer
@@ -85,7 +84,7 @@ class Playouts:
             return None
         result = self.results.tolist()[game]
         winner: Optional[Color] = WHITE if result == 1 else BLACK if result == -1 else None
-        return make_outcome(code, winner, self.fmjd_draw_rules)
+        return make_outcome(code, winner, self.variant, self.fmjd_draw_rules)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Playouts):

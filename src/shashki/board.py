@@ -14,10 +14,11 @@ from .diagram import diagram
 from ._core import actions as _actions
 from ._core import perft as _perft
 from ._core.arrays import Buffer
+from ._text import quote
 from ._core.board import BoardCore, LegalMoves, Move
 from .errors import IllegalMoveError, InvalidVariantError
 from .fen import parse_fen
-from .variants import COLOR_NAMES, Variant, get_variant
+from .variants import COLOR_NAMES, DEFAULT, Variant, get_variant
 
 if TYPE_CHECKING:
     # (annotations only: `import shashki` stays cheap)
@@ -57,7 +58,7 @@ class Board(BoardCore):
     variant: Variant
     fmjd_draw_rules: bool
 
-    def __init__(self, variant: Union[str, Variant] = "russian", fen: Optional[str] = None, *,
+    def __init__(self, variant: Union[str, Variant] = DEFAULT, fen: Optional[str] = None, *,
                  fmjd_draw_rules: Optional[bool] = None) -> None:
         chosen = get_variant(variant)
         self._setup(chosen, _fmjd_setting(chosen, fmjd_draw_rules),
@@ -95,10 +96,18 @@ class Board(BoardCore):
                      table: Optional[str] = None) -> Board:
         """A board at the start position of an opening of the tables (shashki.openings):
         `opening` is an Opening, its full name (`"I-1: ab4"`) or its code (`"I-1"`, `"001"`);
-        `table` narrows the search when a code is in several tables.  The board has no move
-        history: Opening.moves, when the name lists moves, are the moves that lead there."""
-        from .ballots import find_opening
-        return cls(variant, fen=find_opening(variant, opening, table).fen)
+        `table` narrows the search when a code is in several tables.  When the opening's
+        name lists moves (Opening.moves), the board starts from Opening.start_fen and those
+        moves are played: they are on its move stack; otherwise it is set up at Opening.fen."""
+        from .ballots import find_opening  # the opening tables: loaded on first use
+        found = find_opening(variant, opening, table)
+        if found.moves is not None and found.start_fen is not None:
+            board = cls(variant, fen=found.start_fen)
+            for text in found.moves:
+                board.push(text)
+            if board.fen() == found.fen:
+                return board
+        return cls(variant, fen=found.fen)
 
     def illegal_move_error(self, text: str, origin: object) -> IllegalMoveError:
         """The IllegalMoveError for move `text` from `origin`: the message says why, and
@@ -110,7 +119,7 @@ class Board(BoardCore):
     def _illegal_message(self, text: str, origin: object) -> str:
         """Why the move `text` from square `origin` is not legal: the legal moves of that piece
         (seeds 003 and 004: a touched piece must move if it can), or why it has none."""
-        quoted = _notation._quote(text)
+        quoted = quote(text)
         squares = self.variant.geometry.squares
         if isinstance(origin, bool) or not isinstance(origin, int) or not 0 <= origin < squares:
             return (f"illegal move {quoted}: {origin!r} is not a square "
@@ -169,7 +178,7 @@ class Board(BoardCore):
                 jobs == 1 or depth < PARALLEL_MIN_DEPTH):
             table = _perft.PerftTable(hash_mb, shared=False) if hash_mb else None
             return _perft.perft(*self.masks, self.variant.rules, depth, paths, table)
-        from . import perft as _runner
+        from . import perft as _runner  # (see above)
         return _runner.perft(self, depth, paths, jobs=jobs, hash_mb=hash_mb,
                              executor=executor, checkpoint=checkpoint, progress=progress)
 
@@ -233,8 +242,9 @@ class Board(BoardCore):
         move with `perspective`), then of the other side.  The others are constant: 4, 1 when
         White is to move; 5, the position's earlier occurrences (0, 1/2 seen once before, 1 the
         third time); 6, the kings-only or no-progress counter as a fraction of the game's limit;
-        7-9, with the FMJD-64 rules only, the 7.2.4/7.2.6 balance counter over its 60-move limit,
-        the 7.2.7 and the 7.2.8 counters (plies + 1) over their 5-move limits.
+        7-9, where the game's endgame draw rules are in force, the balance counter (7.2.4,
+        7.2.6) and the counts of three pieces and of two or fewer against a lone king (7.2.7
+        and 6.3, 7.2.8 and 6.4) over their limits (docs/actions.md).
 
         >>> Board("english").planes().shape
         (10, 8, 8)

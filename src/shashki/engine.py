@@ -24,10 +24,11 @@ from .variants import RUSSIAN, Variant, get_variant
 
 if TYPE_CHECKING:
     from .board import Board
+    from .hubclient import HubEngine as HubEngine, HubError as HubError
     from .move import Move
 
-__all__ = ["DEFAULT_DEPTH", "EVAL_WEIGHTS", "MAX_DEPTH", "Engine", "Limit", "Score",
-           "SearchResult", "search"]
+__all__ = ["DEFAULT_DEPTH", "EVAL_WEIGHTS", "MAX_DEPTH", "Engine", "HubEngine", "HubError",
+           "Limit", "Score", "SearchResult", "search"]
 
 _WIN = _search.WIN_SCORE
 
@@ -86,10 +87,9 @@ _MAX_EVAL = _WIN - _search.MAX_PLY - 1
 
 
 def _weights(variant: Variant) -> Dict[str, Any]:
-    flying = variant.flying_kings
-    # the draw rules are the board's own (the searcher takes them from the board searched)
-    return dict(man=100, king=300 if flying else 150, advance=3 if flying else 4,
-                back_rank=6, centre=4, reversed=variant.reversed_goal)
+    # the game's record holds its weights; the draw rules are the board's own (the searcher
+    # takes them from the board searched)
+    return dict(variant.engine.weights(), reversed=variant.reversed_goal)
 
 
 def _check_weights(variant: Variant, weights: Mapping[str, object]) -> Dict[str, int]:
@@ -244,3 +244,13 @@ def search(board: Board, depth: Optional[int] = None, nodes: Optional[int] = Non
     """
     return Engine(board.variant, hash_mb).search(board, depth, nodes, movetime, clock=clock,
                                                  increment=increment, limit=limit, info=info)
+
+
+def __getattr__(name: str) -> Any:
+    """HubEngine and HubError: an external engine driven through the Hub protocol (see
+    shashki.hubclient), offered here beside the built-in one."""
+    if name in ("HubEngine", "HubError"):
+        # the Hub client imports this module (its scores are Scores): loaded on first use
+        from . import hubclient
+        return getattr(hubclient, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,10 +13,11 @@ gymnasium, numpy); ``import shashki`` never loads them.
 - actions: Board.move_to_action numbers, in the same perspective as the observation
   (docs/actions.md).  An illegal action ends the game with reward -1 for its agent
   (PettingZoo's TerminateIllegalWrapper), as in the classic games.
-- rewards: +1 to the winner and -1 to the loser when the side to move has no legal move
-  (in giveaway that side wins: the game's goal is reversed), 0 each otherwise.
-- end: `terminations` when a side has no legal move; `truncations` when a draw rule of the game
-  ends it (repetition, the kings-only and no-progress limits, the FMJD-64 endgame rules; the
+- rewards: +1 to the winner and -1 to the loser when the game is won (the side to move has no
+  legal move: in giveaway and antidraughts that side wins, the goal is reversed; in
+  breakthrough the first to crown a king wins), 0 each otherwise.
+- end: `terminations` when the game is won; `truncations` when a draw rule of the game ends it
+  (repetition, the kings-only and no-progress limits, the endgame rules such as FMJD-64's; the
   draws a player may claim, english's, are claimed at once), or after `max_plies` plies.
 
 ``env.unwrapped.board`` is the shashki Board of the game, for agents that search (see

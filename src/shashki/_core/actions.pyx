@@ -214,10 +214,11 @@ def planes(BoardCore board, bint perspective=False):
          (board.repetitions(&board.pos, board.draws.halfmove, 3) - 1) / 2.0)
     limit = r.kings_only_plies if r.kings_only_plies else r.no_progress_plies
     fill(p + 6 * cells, cells, fraction(board.draws.halfmove, limit))
-    if r.fmjd:
-        fill(p + 7 * cells, cells, fraction(board.draws.balance, r.balance_plies[1]))
-        if board.draws.road >= 0:
-            fill(p + 8 * cells, cells, fraction(board.draws.road + 1, 2 * r.road_moves + 1))
-        if board.draws.few >= 0:
-            fill(p + 9 * cells, cells, fraction(board.draws.few + 1, 2 * r.few_moves + 1))
+    # the endgame rules the game has (russian FMJD-64 7.2.4-7.2.8, international 6.3-6.4, ...)
+    limit = r.balance_plies[1] if r.balance_plies[1] else 2 * r.lone_king_moves
+    fill(p + 7 * cells, cells, fraction(board.draws.balance, limit))
+    if r.three_moves and board.draws.road >= 0:
+        fill(p + 8 * cells, cells, fraction(board.draws.road + 1, 2 * r.three_moves + 1))
+    if r.few_moves and board.draws.few >= 0:
+        fill(p + 9 * cells, cells, fraction(board.draws.few + 1, 2 * r.few_moves + 1))
     return out

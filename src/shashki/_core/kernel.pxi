@@ -28,6 +28,8 @@ cdef extern from *:
     const u64 K_ROW_TOP         # where White's men are crowned
     const u64 K_ROW_BOTTOM      # where Black's men are crowned
     const bint K_FLYING         # kings move and capture any distance
+    const bint K_LANDS_NEXT     # a flying king lands on the square just beyond what it takes
+    const bint K_REMOVE_AT_ONCE # each piece taken leaves the board at once (no Turkish strike)
     const bint K_MEN_BACK       # men capture backward
     const bint K_MEN_TAKE_KINGS
     const int K_PROMO           # a Promotion
@@ -201,6 +203,8 @@ cdef inline void add_capture(Mode *m, Ctx *c, MoveList *ml, int f, int t, u64 to
 
 cdef inline void take(Mode *m, Ctx *c, u64 victim, u64 land, int n) noexcept nogil:
     # the n-th capture (from 0) takes `victim` and lands on `land`
+    if K_REMOVE_AT_ONCE:
+        c.empty |= victim       # its square is free at once: to pass over or land on
     if prec_kinds() and victim & c.enemy_kings:
         c.nkings += 1
         c.order |= (<uint32_t>1) << (23 - n)
@@ -210,6 +214,8 @@ cdef inline void take(Mode *m, Ctx *c, u64 victim, u64 land, int n) noexcept nog
 
 
 cdef inline void untake(Ctx *c, u64 victim, int n) noexcept nogil:
+    if K_REMOVE_AT_ONCE:
+        c.empty &= ~victim
     if prec_kinds() and victim & c.enemy_kings:
         c.nkings -= 1
         c.order &= ~((<uint32_t>1) << (23 - n))
@@ -220,7 +226,9 @@ cdef inline bint king_leg(Side *s, Mode *m, Ctx *c, u64 sq, u64 cap, int n, int 
     """A king on `sq` that has taken `cap` (n pieces) tries to capture in direction d."""
     cdef u64 t, land, l, ncap
     cdef bint cont, first
-    if came >= 0 and (d == 3 - came or (skip_same and d == came)):
+    # back the way it came the piece just taken blocks (unless it has left the board); on in
+    # the same direction from a later landing square is the route from the first one
+    if came >= 0 and ((d == 3 - came and not K_REMOVE_AT_ONCE) or (skip_same and d == came)):
         return False
     t = sh(sq, d)
     if K_FLYING:
@@ -250,14 +258,14 @@ cdef inline bint king_leg(Side *s, Mode *m, Ctx *c, u64 sq, u64 cap, int n, int 
             if king_capture(s, m, c, l, ncap, n + 1, d, not first):
                 cont = True
             first = False
-            l = sh(l, d) & c.empty
+            l = 0 if K_LANDS_NEXT else sh(l, d) & c.empty
         if not cont:
             l = land
             while l:
                 if Mode is Routing:
                     c.route.land[n] = <uint8_t>ctz(l)
                 finish(m, c, l, ncap, n + 1, True)
-                l = sh(l, d) & c.empty
+                l = 0 if K_LANDS_NEXT else sh(l, d) & c.empty
     untake(c, t, n)
     return True
 
@@ -512,6 +520,14 @@ cdef inline u64 count_king_steps(u64 kings, u64 empty, int d) noexcept nogil:
     return total
 
 
+cdef inline bint fast_count() noexcept nogil:
+    # Counting single jumps bit-parallel needs every such jump to have the same precedence key
+    # (no game that weighs the kings taken and whose men take kings) and the piece just taken
+    # to block the way back (the Turkish strike, or men that only capture forward).
+    return (prec_free() or not (prec_kinds() and K_MEN_TAKE_KINGS)) and \
+        (not K_REMOVE_AT_ONCE or not K_MEN_BACK)
+
+
 cdef inline u64 final_jumps(Side *s, u64 men, u64 jumpable, u64 empty, int d,
                             u64 *going_on) noexcept nogil:
     """Men's jumps in direction d that end the move, counted bit-parallel; the landing squares of
@@ -574,7 +590,7 @@ cdef u64 count_captures(Side *s, u64 w, u64 b, u64 k, u64 cand, bint unique,
     seen3.overflow = 0
     c.ml = &seen3
     c.unique = unique
-    if prec_free() or not (prec_kinds() and K_MEN_TAKE_KINGS):
+    if fast_count():
         final = final_jumps(s, men, jumpable, empty, 0, going_on)
         final += final_jumps(s, men, jumpable, empty, 1, going_on)
         final += final_jumps(s, men, jumpable, empty, 2, going_on)
@@ -615,7 +631,7 @@ cdef inline u64 count_moves(Side *s, u64 w, u64 b, u64 k, bint unique,
     if kings and kings_can_capture(kings, enemy, empty):
         return count_captures(s, w, b, k, cand | kings, unique, overflow)
     if cand:
-        if prec_free() or not (prec_kinds() and K_MEN_TAKE_KINGS):
+        if fast_count():
             total = final_jumps(s, cand, jumpable, empty, 0, going_on)
             total += final_jumps(s, cand, jumpable, empty, 1, going_on)
             total += final_jumps(s, cand, jumpable, empty, 2, going_on)

@@ -27,7 +27,7 @@ from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Position, Move as KMove, Move
 from .movegen cimport Kernel
 from .board cimport BoardCore
 from .draws cimport (DrawRules, DrawState, draws_after, draw_rule, T_NONE, T_NO_MOVES,
-                     T_REPETITION)
+                     T_REPETITION, T_CROWNED)
 from .actions cimport move_actions
 from .sampler cimport (Sampler, Eight, AnyWidth, Geometry, Quiet, quiet_count, quiet_nth,
                        must_capture, fast_pdep)
@@ -42,6 +42,7 @@ ctypedef struct Config:
     int skip                    # bits (1 << Termination) of the draws not granted
     bint ahead                  # a repetition may be claimed before the repeating move
     int window                  # below this halfmove clock no repetition or move limit holds
+    bint endgame                # the game's endgame draw rules (7.2.4-7.2.8, 6.3, 6.4) apply
     bint reversed_goal          # giveaway: the side with no move wins
     Position start
     DrawState start_draws
@@ -170,15 +171,17 @@ cdef inline int termination(const Config *cf, const Position *p, const DrawState
     """The rule that ends the game at `p` (T_NONE: it goes on), `n` being its number of legal
     moves, as BoardCore._termination (and outcome(claim_draw=True) with `cf.ahead`)."""
     cdef u64 white = p.pieces[WHITE], black = p.pieces[BLACK]
+    if cf.rules.crowning_wins and p.kings & p.pieces[p.turn ^ 1]:
+        return T_CROWNED        # breakthrough: the side that just moved has crowned a king
     if n == 0:
         return T_NO_MOVES
     if d.halfmove < cf.window and d.road < 0 and d.few < 0 and (
-            not cf.rules.fmjd or not p.kings or
+            not cf.endgame or not p.kings or
             (white & (white - 1) and black & (black - 1) and popcount(white | black) > 7)):
         # Most plies of most games: no rule of draws.pxd can hold.  A repetition needs 4
         # reversible plies (a claim ahead 2), the kings-only and no-progress limits their
-        # counts, 7.2.7 and 7.2.8 a running count, 7.2.4 a lone king and 7.2.6 kings on both
-        # sides and 7 pieces or fewer.  test_playouts replays the games on a Board, which asks
+        # counts, 7.2.7/6.3 and 7.2.8/6.4 a running count, 7.2.4 a lone king and 7.2.6 kings on
+        # both sides and 7 pieces or fewer.  test_playouts replays the games on a Board, which asks
         # every rule every ply.
         return T_NONE
     return draw_termination(cf, p, d, capture, ml, hist, nh)
@@ -322,8 +325,8 @@ cdef void play_game(Geometry *g, const Config *shared, Chunk *ch, int64_t game) 
         pos = after
         after = swap
         ply += 1
-    if code == T_NO_MOVES:
-        winner = pos.turn if cf.reversed_goal else pos.turn ^ 1
+    if code == T_NO_MOVES or code == T_CROWNED:
+        winner = pos.turn if cf.reversed_goal and code == T_NO_MOVES else pos.turn ^ 1
         cf.results[game] = 1 if winner == WHITE else -1
     else:
         cf.results[game] = 0
@@ -387,6 +390,8 @@ cdef class Batch:
         for limit in (cf.rules.kings_only_plies, cf.rules.no_progress_plies):
             if 0 < limit < cf.window:
                 cf.window = limit
+        cf.endgame = (cf.rules.lone_king_moves or cf.rules.balance_plies[0] or
+                      cf.rules.balance_plies[1] or cf.rules.three_moves or cf.rules.few_moves)
 
         cf.reversed_goal = board.reversed_goal
         cf.start = board.pos

@@ -240,6 +240,8 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
         e.seldepth = ply
     if ply > 0 and repeated(e, key, d.halfmove):
         return 0
+    if e.draws.crowning_wins and p.kings & p.pieces[p.turn ^ 1]:
+        return ply - WIN        # breakthrough: the side that just crowned a king has won
     e.ops.moves(p, &ml)
     if ml.n == 0:
         # no legal move: the side to move has lost (won, in giveaway); sooner is bigger.  As in

@@ -13,8 +13,9 @@ draw.  Draws that a player must claim (english, WCDF: threefold repetition, 40 m
 progress) are claimed as soon as they have happened; the claim a player may make *before* a
 repeating move is not, since the side to move may be playing on to win.
 
-Players are engine specs (``"depth=4"``, ``"movetime=0.1,hash=16"``, an EngineSpec) or any
-object with a ``choose(board)`` method returning a legal Move (or its text, or a
+Players are engine specs (``"depth=4"``, ``"movetime=0.1,hash=16"``, an EngineSpec), external
+engines that speak the Hub protocol (``"hub:scan hub"``, with the match's depth or movetime), or
+any object with a ``choose(board)`` method returning a legal Move (or its text, or a
 SearchResult), so a benchmark can put another program on one side; a plain function of the
 board works too (see shashki.apps.players).  Results are from the first player's (A's) point of view.
 """
@@ -40,7 +41,7 @@ from ..pdn import Game
 from ..variants import RUSSIAN, VARIANTS, Variant, get_variant
 from .args import SubParsers, add_command, add_variant, even, seconds, whole
 from .players import (DEFAULT_DEPTH, DEFAULT_HASH_MB, EnginePlayer, EngineSpec, EngineSpecError,
-                      Player, PlayerStats, make_player, player_name)
+                      Player, PlayerStats, hub_command, make_player, player_name)
 from .records import describe_outcome, pdn_game
 
 __all__ = ["DEFAULT_DEPTH", "DEFAULT_HASH_MB", "DEFAULT_MAX_MOVES", "MAX_GAMES",
@@ -334,8 +335,21 @@ def match(a: Union[str, EngineSpec, Player, Callable[[Board], Any]],
         raise ValueError(f"max_moves must be a positive int, not {max_moves!r}")
     pairs = games // 2
     starts = _starts(variant, openings, pairs, seed)
-    player_a = make_player(a, variant, depth, movetime, "A")
-    player_b = make_player(b, variant, depth, movetime, "B")
+    players: List[Any] = []
+    try:
+        for item, label in ((a, "A"), (b, "B")):
+            players.append(make_player(item, variant, depth, movetime, label))
+        return _play_match(players[0], players[1], variant, starts, max_moves, on_game)
+    finally:
+        # the players made here from specs end here (a Hub engine's process)
+        for player, item in zip(players, (a, b)):
+            if player is not item and hasattr(player, "close"):
+                player.close()
+
+
+def _play_match(player_a: Any, player_b: Any, variant: Variant, starts: List[StartPosition],
+                max_moves: int,
+                on_game: Optional[Callable[[GameRecord, MatchResult], object]]) -> MatchResult:
     name_a, name_b = player_name(player_a), player_name(player_b)
     if name_a == name_b:
         name_a, name_b = f"A {name_a}", f"B {name_b}"
@@ -397,7 +411,9 @@ def add_parser(sub: SubParsers) -> None:
         sub, "match", cmd_match, help="play engine settings against each other",
         description="Play engine A against engine B from opening positions, each opening "
                     "twice with colours swapped, and print the score.  An engine is a spec "
-                    "such as depth=4, movetime=0.1, nodes=20000, 'depth=6,hash=16'.")
+                    "such as depth=4, movetime=0.1, nodes=20000, 'depth=6,hash=16', or an "
+                    "external engine that speaks the Hub protocol, 'hub:COMMAND' (e.g. "
+                    "'hub:scan hub'), searching with --depth or --movetime.")
     p.add_argument("a", metavar="A", help="engine spec of player A (its score is reported)")
     p.add_argument("b", metavar="B", help="engine spec of player B")
     add_variant(p, "--variant", "-v", default=RUSSIAN.name)
@@ -425,9 +441,16 @@ def add_parser(sub: SubParsers) -> None:
     p.add_argument("--save", metavar="FILE.pdn", help="write the games to FILE as PDN")
 
 
+def _spec(text: str, depth: Optional[int], movetime: Optional[float]) -> Union[str, EngineSpec]:
+    """A player of the command line: ``hub:COMMAND`` as it is, else an engine spec."""
+    if hub_command(text) is not None:
+        return text
+    return EngineSpec.parse(text).with_defaults(depth, movetime)
+
+
 def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
-    spec_a = EngineSpec.parse(args.a).with_defaults(args.depth, args.movetime)
-    spec_b = EngineSpec.parse(args.b).with_defaults(args.depth, args.movetime)
+    spec_a = _spec(args.a, args.depth, args.movetime)
+    spec_b = _spec(args.b, args.depth, args.movetime)
     starts = choose_openings(args.variant, args.openings, args.games // 2, args.seed)
     table = args.openings or get_variant(args.variant).match_openings
     print(f"match: A {spec_a} vs B {spec_b}, {args.variant}, {args.games} games from "
@@ -443,7 +466,8 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
         out.flush()
 
     result = match(spec_a, spec_b, args.variant, openings=starts, games=args.games,
-                   max_moves=args.max_moves, on_game=report)
+                   depth=args.depth, movetime=args.movetime, max_moves=args.max_moves,
+                   on_game=report)
     print(result.summary(), file=out)
     if args.save:
         with open(args.save, "w", encoding="utf-8") as handle:

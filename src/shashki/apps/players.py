@@ -1,6 +1,7 @@
 """Who plays in a match: the built-in engine with the settings of an engine spec
-(``"depth=4"``, ``"movetime=0.1,hash=16"``), or any object with a ``choose(board)`` method, or
-a plain function of the board.
+(``"depth=4"``, ``"movetime=0.1,hash=16"``), an external engine over the Hub protocol
+(``"hub:scan hub"``: the command after ``hub:``, with the match's limit), or any object with a
+``choose(board)`` method, or a plain function of the board.
 
     >>> from shashki.apps.players import EngineSpec
     >>> spec = EngineSpec.parse("depth=4, hash=16, king=250")
@@ -13,18 +14,24 @@ a plain function of the board.
 from __future__ import annotations
 
 import dataclasses
+import shlex
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Optional, Protocol, Tuple, Union
+from typing import Any, Callable, Dict, Optional, Protocol, Sequence, Tuple, Union
 
 from ..board import Board
-from ..engine import EVAL_WEIGHTS, Engine, SearchResult
+from ..engine import EVAL_WEIGHTS, Engine, Score, SearchResult
 from ..errors import ShashkiError
+from ..hubclient import HubEngine
 from ..limits import Limit, check_hash_mb
 from ..move import Move
 from ..variants import Variant
 
-__all__ = ["DEFAULT_DEPTH", "DEFAULT_HASH_MB", "EnginePlayer", "EngineSpec", "EngineSpecError",
-           "Player", "PlayerStats", "make_player", "player_name"]
+__all__ = ["DEFAULT_DEPTH", "DEFAULT_HASH_MB", "HUB_PREFIX", "EnginePlayer", "EngineSpec",
+           "EngineSpecError", "HubPlayer", "Player", "PlayerStats", "hub_command",
+           "make_player", "player_name"]
+
+#: what starts a player spec that names an external Hub engine's command
+HUB_PREFIX = "hub:"
 
 #: the search limit of a spec that names none, when the match gives none either
 DEFAULT_DEPTH = 6
@@ -187,6 +194,43 @@ class EnginePlayer:
         return self.engine.search(board, limit=self.spec.limit)
 
 
+class HubPlayer:
+    """An external engine driven through the Hub protocol (shashki.hubclient) with a search
+    `limit`; `close()` ends its process."""
+
+    def __init__(self, command: Sequence[str], limit: Limit, variant: Variant) -> None:
+        self.engine = HubEngine.popen(command, variant=variant)
+        self.limit = limit
+        self.name = f"{self.engine.name} {self.engine.id.get('version', '')}".strip()
+
+    def new_game(self, board: Board) -> None:
+        self.engine.new_game()
+
+    def choose(self, board: Board) -> SearchResult:
+        result = self.engine.play(board, self.limit)
+        info = result.info      # what the engine said of its search, for the match's stats
+        return SearchResult(result.move, info.score or Score(0), list(info.pv) or [result.move],
+                            info.depth or 0, info.nodes or 0, info.time or 0.0)
+
+    def close(self) -> None:
+        self.engine.quit()
+
+
+def hub_command(text: str) -> Optional[Sequence[str]]:
+    """The command of a ``hub:COMMAND`` player spec (split as a shell would), or None for
+    another spec; EngineSpecError for an empty one."""
+    if not text.startswith(HUB_PREFIX):
+        return None
+    try:
+        command = shlex.split(text[len(HUB_PREFIX):])
+    except ValueError as exc:
+        raise EngineSpecError(f"cannot read the command of {text!r}: {exc}") from None
+    if not command:
+        raise EngineSpecError(f"{text!r} names no command; expected hub:COMMAND, e.g. "
+                              f"'hub:scan hub'")
+    return command
+
+
 class _FunctionPlayer:
     def __init__(self, function: Callable[[Board], Any], name: str) -> None:
         self.function = function
@@ -198,8 +242,12 @@ class _FunctionPlayer:
 
 def make_player(item: Any, variant: Variant, depth: Optional[int],
                 movetime: Optional[float], label: str) -> Any:
-    """The player for `item` (an engine spec, a player, a function of the board), named
-    `label` unless it has a name; a spec without limits gets `depth`/`movetime`."""
+    """The player for `item` (an engine spec, ``hub:COMMAND``, a player, a function of the
+    board), named `label` unless it has a name; a spec without limits (and a Hub engine) gets
+    `depth`/`movetime`."""
+    command = hub_command(item) if isinstance(item, str) else None
+    if command is not None:
+        return HubPlayer(command, EngineSpec().with_defaults(depth, movetime).limit, variant)
     if isinstance(item, (str, EngineSpec)):
         return EnginePlayer(EngineSpec.parse(item).with_defaults(depth, movetime), variant)
     if hasattr(item, "choose"):
