@@ -1,7 +1,7 @@
 """Random playouts for learning systems: shashki.playouts (C, no GIL) beside the loops a user
 would write from Python.
 
-    python benchmarks/bench_rl.py              # every game, with OpenSpiel
+    python benchmarks/bench_rl.py              # every game, with OpenSpiel (minutes)
     python benchmarks/bench_rl.py --quick      # shorter runs
     python benchmarks/bench_rl.py --no-peers   # shashki only
 
@@ -33,7 +33,7 @@ import shashki  # noqa: E402
 from bench_api import peer_playouts, shashki_playouts  # noqa: E402
 
 REPEATS = 3
-GAMES = ("russian", "giveaway", "brazilian", "italian", "english")
+GAMES = tuple(v.name for v in shashki.VARIANTS)
 
 
 def c_playouts(variant, seconds, seed):

@@ -29,8 +29,7 @@ from .board cimport BoardCore
 from .draws cimport (DrawRules, DrawState, draws_after, draw_rule, T_NONE, T_NO_MOVES,
                      T_REPETITION, T_CROWNED)
 from .actions cimport move_actions
-from .sampler cimport (Sampler, Eight, AnyWidth, Geometry, Quiet, quiet_count, quiet_nth,
-                       must_capture, fast_pdep)
+from .sampler cimport Sampler, Eight, AnyWidth, Geometry, Quiet, scan, quiet_nth, fast_pdep
 from .arrays cimport Buffer, new_buffer
 
 import threading
@@ -285,7 +284,7 @@ cdef void play_game(Geometry *g, const Config *shared, Chunk *ch, int64_t game) 
     memcpy(ch.hist, cf.prefix, nh * sizeof(Position))
     while True:
         # (one branch on `capture` a ply: it is taken at random, a third of the time)
-        if must_capture(g, &cf.moves, pos):
+        if scan(g, &cf.moves, pos, &q):
             cf.moves.ops.moves(pos, ml)
             if ml.overflow:
                 ch.error = OVERFLOW
@@ -297,7 +296,6 @@ cdef void play_game(Geometry *g, const Config *shared, Chunk *ch, int64_t game) 
             choice = pick(&rng, n)
             m = &ml.moves[choice]
         else:
-            quiet_count(g, &cf.moves, pos, &q)
             n = q.n
             code = termination(cf, pos, &d, n, False, ml, ch.hist, nh)
             if code != T_NONE or ply == cf.max_plies:
@@ -506,7 +504,7 @@ cdef class Batch:
 
 def quiet_moves(BoardCore board):
     """Every quiet move the playouts can draw in the board's position, as (origin,
-    destination) squares in the order of their index (for the tests: they must be the legal
+    destination, promotion) in the order of their index (for the tests: they must be the legal
     moves when there is no capture)."""
     cdef Batch batch = Batch(board, 0, 0, 1, 0, True, False, False, False)
     cdef Quiet q
@@ -514,23 +512,18 @@ def quiet_moves(BoardCore board):
     cdef int i
     cdef Kernel k = board.kernel
     memset(&m, 0, sizeof(m))
-    if board.ops.width != 4:
-        quiet_count(<AnyWidth *>NULL, &batch.cf.moves, &board.pos, &q)
-    else:
-        quiet_count(<Eight *>NULL, &batch.cf.moves, &board.pos, &q)
+    if scan(<AnyWidth *>NULL, &batch.cf.moves, &board.pos, &q):
+        raise ValueError("the side to move must capture")
     out = []
     for i in range(q.n):
-        if board.ops.width == 4:
-            quiet_nth(<Eight *>NULL, &batch.cf.moves, &board.pos, &q, i, &m)
-        else:
-            quiet_nth(<AnyWidth *>NULL, &batch.cf.moves, &board.pos, &q, i, &m)
+        quiet_nth(<AnyWidth *>NULL, &batch.cf.moves, &board.pos, &q, i, &m)
         out.append((k.square[m.frm], k.square[m.to], bool(m.promote)))
     return out
 
 
 def must_capture_test(BoardCore board):
-    """must_capture for the board's position (for the tests: it must be the kernel's)."""
+    """Whether the playouts find that the side to move must capture (for the tests: it must be
+    the kernel's answer)."""
     cdef Batch batch = Batch(board, 0, 0, 1, 0, True, False, False, False)
-    if board.ops.width == 4:
-        return must_capture(<Eight *>NULL, &batch.cf.moves, &board.pos)
-    return must_capture(<AnyWidth *>NULL, &batch.cf.moves, &board.pos)
+    cdef Quiet q
+    return scan(<AnyWidth *>NULL, &batch.cf.moves, &board.pos, &q)

@@ -110,12 +110,11 @@ ctypedef struct Quiet:
 
 cdef inline void quiet_count(Geometry *g, const Sampler *sp, const Position *p,
                              Quiet *q) noexcept nogil:
+    # the men's steps (scan() adds the kings' moves)
     cdef u64 own = p.pieces[p.turn]
     cdef u64 empty = sp.board & ~(p.pieces[0] | p.pieces[1])
     cdef u64 men = own & ~p.kings
-    cdef u64 kings = own & p.kings
-    cdef int d, w = width_of(g, sp)
-    cdef u64 x
+    cdef int w = width_of(g, sp)
     # White's men step north-east (+w+1) and north-west (+w), Black's south-east (-w) and
     # south-west (-w-1); selected by a mask, not branched on, as the side changes every ply
     cdef u64 white = -(<u64>(p.turn == WHITE))
@@ -124,14 +123,6 @@ cdef inline void quiet_count(Geometry *g, const Sampler *sp, const Position *p,
     q.count[0] = popcount(q.steps[0])
     q.count[1] = popcount(q.steps[1])
     q.n = q.count[0] + q.count[1]
-    if kings:
-        for d in range(4):
-            x = shift(g, sp, kings, d) & empty
-            while x:
-                q.n += popcount(x)
-                if not sp.flying:
-                    break
-                x = shift(g, sp, x, d) & empty
 
 
 cdef inline void set_quiet(const Sampler *sp, const Position *p, KMove *out, u64 frm,
@@ -180,26 +171,51 @@ cdef inline void quiet_nth(Geometry *g, const Sampler *sp, const Position *p, co
             steps += 1
 
 
-cdef inline bint must_capture(Geometry *g, const Sampler *sp,
-                              const Position *p) noexcept nogil:
-    """Whether the side to move must capture.  Without kings of its own (most plies) only its
-    men can: a man captures a piece next to it with an empty square behind (the kernels'
-    man_jumpers, bit-parallel), inline; with kings, the kernel is asked.  test_playouts checks
-    the two agree on random positions of every game."""
-    cdef u64 own = p.pieces[p.turn]
-    cdef u64 enemy, empty, r
-    cdef int w
-    if own & p.kings:
-        return sp.ops.must_capture(p)
-    w = width_of(g, sp)
-    enemy = p.pieces[p.turn ^ 1]
+cdef inline bint men_capture(Geometry *g, const Sampler *sp, const Position *p) noexcept nogil:
+    """Whether a man of the side to move can capture: a piece it may take next to it, with an
+    empty square behind (the kernels' man_jumpers, bit-parallel)."""
+    cdef u64 own = p.pieces[p.turn] & ~p.kings
+    cdef u64 enemy = p.pieces[p.turn ^ 1]
+    cdef u64 empty = sp.board & ~(p.pieces[0] | p.pieces[1])
+    cdef u64 r = 0
+    cdef int w = width_of(g, sp)
     if not sp.men_take_kings:
         enemy &= ~p.kings
-    empty = sp.board & ~(p.pieces[0] | p.pieces[1])
-    # the landing squares two steps back from a jumpable piece, one direction at a time
-    r = 0
+    # the squares two steps back from an empty one over a jumpable piece, each direction
     if sp.men_back or p.turn == WHITE:
         r |= ((((empty >> (w + 1)) & enemy) >> (w + 1)) | (((empty >> w) & enemy) >> w))
     if sp.men_back or p.turn == BLACK:
         r |= ((((empty << w) & enemy) << w) | (((empty << (w + 1)) & enemy) << (w + 1)))
     return (r & own) != 0
+
+
+cdef inline bint scan(Geometry *g, const Sampler *sp, const Position *p, Quiet *q) noexcept nogil:
+    """Whether the side to move must capture; if not, its quiet moves counted into `q`.  The
+    kings' rays are walked once for both: a ray's squares at distance j through empty squares
+    are its quiet moves, and the piece that stops it is taken when it is an enemy with an empty
+    square behind (the kernels' kings_can_capture).  test_playouts holds the answer to the
+    kernel's must_capture on random positions of every game."""
+    cdef u64 own = p.pieces[p.turn]
+    cdef u64 empty = sp.board & ~(p.pieces[0] | p.pieces[1])
+    cdef u64 enemy = p.pieces[p.turn ^ 1]
+    cdef u64 kings = own & p.kings
+    cdef u64 front, x
+    cdef int d
+    if men_capture(g, sp, p):
+        return True
+    quiet_count(g, sp, p, q)
+    if kings:
+        q.n = q.count[0] + q.count[1]
+        for d in range(4):
+            front = shift(g, sp, kings, d)
+            while True:
+                if shift(g, sp, front & enemy, d) & empty:
+                    return True
+                x = front & empty
+                if not x:
+                    break
+                q.n += popcount(x)
+                if not sp.flying:
+                    break
+                front = shift(g, sp, x, d)
+    return False
