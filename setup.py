@@ -170,7 +170,7 @@ class build_ext(_build_ext):
 extensions = [
     Extension(f"shashki._core.{name}", [f"src/shashki/_core/{name}.pyx"],
               extra_compile_args=compile_args(), extra_link_args=link_args())
-    for name in ("movegen", "board", "perft", "search")
+    for name in ("movegen", "board", "perft", "search", "arrays", "actions", "playouts")
 ] + [
     Extension(f"shashki._core.kernels.{name}", [f"{KERNELS_DIR}/{name}.pyx".replace(os.sep, "/")],
               extra_compile_args=compile_args(), extra_link_args=link_args())

@@ -7,11 +7,13 @@ openings, perft, the diagram.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple, Type, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Type, Union
 
 from . import notation as _notation
 from .diagram import diagram
+from ._core import actions as _actions
 from ._core import perft as _perft
+from ._core.arrays import Buffer
 from ._text import quote
 from ._core.board import BoardCore, LegalMoves, Move
 from .errors import IllegalMoveError, InvalidVariantError
@@ -193,6 +195,62 @@ class Board(BoardCore):
             count = _perft.perft(*child.masks, self.variant.rules, depth - 1, paths)
             out[move] = count * move.routes if paths else count
         return out
+
+    # --- learning systems: actions and observations (shashki._core.actions) ------------------
+
+    def move_to_action(self, move: Move, *, perspective: bool = False) -> int:
+        """The action number of a legal move (docs/actions.md): ``origin * S + destination``
+        for S squares, or one of the game's alternate actions for a capture that joins the
+        same two squares as another one with other pieces.  With `perspective` the squares are
+        numbered from the side to move's side (for Black, square s is S - 1 - s).  Raises
+        IllegalMoveError for a move that is not legal here.
+
+        >>> board = Board("russian")
+        >>> board.move_to_action(board.parse_move("c3-d4"))
+        301
+        >>> board.action_to_move(301)
+        Move('c3-d4')
+        """
+        return int(_actions.move_to_action(self, move, perspective))
+
+    def action_to_move(self, action: int, *, perspective: bool = False) -> Move:
+        """The legal move of action number `action` (the inverse of move_to_action).  Raises
+        InvalidActionError for a number outside 0..variant.action_space_size - 1 and
+        IllegalActionError for one that no legal move has."""
+        move: Move = _actions.action_to_move(self, action, perspective)
+        return move
+
+    def legal_actions(self, *, perspective: bool = False) -> List[int]:
+        """The action numbers of the legal moves, in the order of `legal_moves`."""
+        actions: List[int] = _actions.legal_actions(self, perspective)
+        return actions
+
+    def legal_action_mask(self, *, perspective: bool = False) -> Buffer:
+        """A Buffer (uint8, one item per action of the game) with 1 at the action of every
+        legal move: ``numpy.asarray(board.legal_action_mask())`` takes it without a copy."""
+        mask: Buffer = _actions.legal_action_mask(self, perspective)
+        return mask
+
+    def planes(self, *, perspective: bool = False) -> Buffer:
+        """The position as a float32 Buffer of shape ``variant.planes_shape``:
+        (10, rows, 2 * width), (10, 8, 8) on 8x8; ``numpy.asarray(board.planes())`` takes it
+        without a copy.
+
+        Row r, column f of a plane is the square of row r from White's side (from the side to
+        move's side with `perspective`: the board turned half a turn for Black), file f; the
+        light squares are always 0.  Planes 0-3: the men and kings of White (of the side to
+        move with `perspective`), then of the other side.  The others are constant: 4, 1 when
+        White is to move; 5, the position's earlier occurrences (0, 1/2 seen once before, 1 the
+        third time); 6, the kings-only or no-progress counter as a fraction of the game's limit;
+        7-9, where the game's endgame draw rules are in force, the balance counter (7.2.4,
+        7.2.6) and the counts of three pieces and of two or fewer against a lone king (7.2.7
+        and 6.3, 7.2.8 and 6.4) over their limits (docs/actions.md).
+
+        >>> Board("english").planes().shape
+        (10, 8, 8)
+        """
+        planes: Buffer = _actions.planes(self, perspective)
+        return planes
 
     # --- display --------------------------------------------------------------------------
 

@@ -25,6 +25,11 @@ if TYPE_CHECKING:
     from ._core.movegen import Kernel
 
 COLOR_NAMES: Tuple[str, str] = ("white", "black")
+#: actions beyond the (origin, destination) pairs: a position has at most 512 legal moves (the
+#: kernels' MAXMOVES), so at most 511 captures share their two squares with another one
+ALTERNATE_ACTIONS = 511
+#: the planes of Board.planes() (shashki._core.actions.OBSERVATION_PLANES)
+OBSERVATION_PLANES = 10
 
 
 class Promotion(str, enum.Enum):
@@ -278,6 +283,18 @@ class Variant:
         return names
 
     # --- the compiled core -------------------------------------------------------------------
+
+    @property
+    def action_space_size(self) -> int:
+        """The number of actions of the game (Board.move_to_action): an action for each
+        (origin, destination) pair of squares, and ALTERNATE_ACTIONS more for the captures
+        that join the same two squares as another one.  1535 on 8x8."""
+        return self.geometry.squares ** 2 + ALTERNATE_ACTIONS
+
+    @property
+    def planes_shape(self) -> Tuple[int, int, int]:
+        """The shape of Board.planes(): (planes, rows, files)."""
+        return (OBSERVATION_PLANES, self.geometry.rows, 2 * self.geometry.width)
 
     def kernel_constants(self) -> Dict[str, int]:
         """The game's move rules and geometry as the compile-time constants of its kernel
