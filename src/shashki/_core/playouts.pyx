@@ -8,9 +8,9 @@ would end it: no legal move, or a draw rule of the game (draws.pxd, the one impl
 Board and the search use), claims included when `claim_draw` is set, in the order
 Board._termination applies them.
 
-The side to move's moves are drawn without listing them where that is cheaper (sampler.pxd:
-a quiet move counted and made, the capture test of a side without kings); the kernel lists the
-captures.
+The side to move's moves are drawn without listing them where that is cheaper: the game's
+kernel counts the quiet moves and makes only the one drawn (KernelOps.pick_quiet, with
+the capture test); it lists the moves only when there is a capture.
 
 Game i draws its moves from its own random stream, seeded by (seed, i): the games do not depend
 on how they are shared out among threads, so a seed gives the same games for any `jobs`.  The
@@ -23,20 +23,19 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Position, Move as KMove, MoveList,
-                      KernelOps, make_move, popcount, ctz)
+                      KernelOps, make_move, random_below, popcount, ctz)
 from .movegen cimport Kernel
 from .board cimport BoardCore
 from .draws cimport (DrawRules, DrawState, draws_after, draw_rule, T_NONE, T_NO_MOVES,
                      T_REPETITION, T_CROWNED)
 from .actions cimport move_actions
-from .sampler cimport Sampler, Eight, AnyWidth, Geometry, Quiet, scan, quiet_nth, fast_pdep
 from .arrays cimport Buffer, new_buffer
 
 import threading
 
 
 ctypedef struct Config:
-    Sampler moves               # the game's moves (sampler.pxd), with its kernel
+    const KernelOps *ops        # the game's kernel: its moves, listed or drawn one by one
     DrawRules rules
     int skip                    # bits (1 << Termination) of the draws not granted
     bint ahead                  # a repetition may be claimed before the repeating move
@@ -96,15 +95,6 @@ cdef inline u64 next_random(u64 *state) noexcept nogil:
     return x * 0x2545F4914F6CDD1DULL
 
 
-cdef inline int pick(u64 *state, int n) noexcept nogil:
-    # a uniform index below n (n <= 512): the high 32 bits scaled, bias below n / 2**32
-    return <int>(((next_random(state) >> 32) * <u64>n) >> 32)
-
-
-#: PDEP finds the r-th set bit fast on this processor (sampler.pxd)
-cdef bint FAST_PDEP = fast_pdep()
-
-
 # --- the end of the game, as BoardCore._termination and outcome(claim_draw) ------------------
 
 cdef inline bint same(const Position *a, const Position *b) noexcept nogil:
@@ -158,7 +148,7 @@ cdef int draw_termination(const Config *cf, const Position *p, const DrawState *
         return T_REPETITION
     code = draw_rule(d, p, &cf.rules, cf.skip)
     if code == T_NONE and cf.ahead and not capture and d.halfmove >= 2:
-        cf.moves.ops.moves(p, ml)
+        cf.ops.moves(p, ml)
         if repetition_ahead(p, d.halfmove, ml, hist, nh):
             return T_REPETITION
     return code
@@ -238,9 +228,9 @@ cdef void record(const Config *cf, Chunk *ch, const Position *p, const MoveList 
         return
     if cf.record_positions:
         out = &ch.positions[4 * ch.nrec]
-        out[0] = squares_of(p.pieces[WHITE], cf.moves.width, cf.rows)
-        out[1] = squares_of(p.pieces[BLACK], cf.moves.width, cf.rows)
-        out[2] = squares_of(p.kings, cf.moves.width, cf.rows)
+        out[0] = squares_of(p.pieces[WHITE], cf.ops.width, cf.rows)
+        out[1] = squares_of(p.pieces[BLACK], cf.ops.width, cf.rows)
+        out[2] = squares_of(p.kings, cf.ops.width, cf.rows)
         out[3] = p.turn
     if cf.record_actions:
         if m.ncapt:
@@ -253,7 +243,7 @@ cdef void record(const Config *cf, Chunk *ch, const Position *p, const MoveList 
     ch.nrec += 1
 
 
-cdef void play_game(Geometry *g, const Config *shared, Chunk *ch, int64_t game) noexcept nogil:
+cdef void play_game(const Config *shared, Chunk *ch, int64_t game) noexcept nogil:
     # the configuration on the stack: the compiler then knows that no store to the history or
     # the records changes it, and keeps its fields in registers
     cdef Config local = shared[0]
@@ -266,8 +256,8 @@ cdef void play_game(Geometry *g, const Config *shared, Chunk *ch, int64_t game) 
     cdef Position *swap
     cdef DrawState d = cf.start_draws
     cdef MoveList *ml = ch.ml
-    cdef Quiet q
     cdef KMove quiet
+    cdef u64 rnd
     cdef const KMove *m
     quiet.routes = 1
     # (never 0: xorshift would stay there)
@@ -276,16 +266,19 @@ cdef void play_game(Geometry *g, const Config *shared, Chunk *ch, int64_t game) 
     cdef int nh = cf.nprefix
     cdef int code, choice, winner, n
     both[0] = cf.start
-    q.steps[0] = q.steps[1] = 0
-    q.count[0] = q.count[1] = 0
     if nh >= ch.cap_hist and not grow_history(ch, nh + 1):
         ch.error = OUT_OF_MEMORY
         return
     memcpy(ch.hist, cf.prefix, nh * sizeof(Position))
     while True:
+        # one random number a ply, drawn before the moves are known: the kernel makes the quiet
+        # move it picks in the same call that finds there is no capture (one indirect call, not
+        # two); on the last ply, the game over, the move made is not played
+        rnd = next_random(&rng)
         # (one branch on `capture` a ply: it is taken at random, a third of the time)
-        if scan(g, &cf.moves, pos, &q):
-            cf.moves.ops.moves(pos, ml)
+        n = cf.ops.pick_quiet(pos, rnd, &quiet)
+        if n < 0:
+            cf.ops.moves(pos, ml)
             if ml.overflow:
                 ch.error = OVERFLOW
                 return
@@ -293,15 +286,13 @@ cdef void play_game(Geometry *g, const Config *shared, Chunk *ch, int64_t game) 
             code = termination(cf, pos, &d, n, True, ml, ch.hist, nh)
             if code != T_NONE or ply == cf.max_plies:
                 break
-            choice = pick(&rng, n)
+            choice = random_below(rnd, n)
             m = &ml.moves[choice]
         else:
-            n = q.n
             code = termination(cf, pos, &d, n, False, ml, ch.hist, nh)
             if code != T_NONE or ply == cf.max_plies:
                 break
-            choice = pick(&rng, n)
-            quiet_nth(g, &cf.moves, pos, &q, choice, &quiet)
+            choice = random_below(rnd, n)
             m = &quiet
         if cf.record:
             record(cf, ch, pos, ml, m, choice)
@@ -335,10 +326,7 @@ cdef void play_game(Geometry *g, const Config *shared, Chunk *ch, int64_t game) 
 cdef void play_chunk(const Config *cf, Chunk *ch) noexcept nogil:
     cdef int64_t g
     for g in range(ch.first, ch.last):
-        if cf.moves.width == 4:
-            play_game(<Eight *>NULL, cf, ch, g)
-        else:
-            play_game(<AnyWidth *>NULL, cf, ch, g)
+        play_game(cf, ch, g)
         if ch.error:
             return
 
@@ -379,7 +367,7 @@ cdef class Batch:
         cdef Kernel k = board.kernel
         cdef int c, i, keep
         cdef Config *cf = &self.cf
-        cf.moves.ops = board.ops
+        cf.ops = board.ops
         cf.rules = board.draw_rules
         cf.skip = 0 if claim_draw else board.claims
         cf.ahead = claim_draw and (board.claims >> T_REPETITION) & 1
@@ -408,12 +396,6 @@ cdef class Batch:
         cf.square = k.square
         cf.nsq = k.squares
         cf.rows = board.ops.rows
-        cf.moves.width = board.ops.width
-        cf.moves.board = board.ops.board
-        cf.moves.flying = board.variant.flying_kings
-        cf.moves.men_back = board.variant.men_capture_backward
-        cf.moves.men_take_kings = board.variant.men_capture_kings
-        cf.moves.pdep = FAST_PDEP
         cf.perspective = perspective
         cf.record_positions = positions
         cf.record_actions = actions
@@ -505,18 +487,22 @@ cdef class Batch:
 def quiet_moves(BoardCore board):
     """Every quiet move the playouts can draw in the board's position, as (origin,
     destination, promotion) in the order of their index (for the tests: they must be the legal
-    moves when there is no capture)."""
+    moves when there is no capture).  Move i is drawn by the random number that picks it."""
     cdef Batch batch = Batch(board, 0, 0, 1, 0, True, False, False, False)
-    cdef Quiet q
     cdef KMove m
-    cdef int i
+    cdef int i, n
+    cdef u64 high
     cdef Kernel k = board.kernel
     memset(&m, 0, sizeof(m))
-    if scan(<AnyWidth *>NULL, &batch.cf.moves, &board.pos, &q):
+    n = batch.cf.ops.pick_quiet(&board.pos, 0, &m)
+    if n < 0:
         raise ValueError("the side to move must capture")
     out = []
-    for i in range(q.n):
-        quiet_nth(<AnyWidth *>NULL, &batch.cf.moves, &board.pos, &q, i, &m)
+    for i in range(n):
+        # the smallest high half that random_below scales to i
+        high = ((<u64>i << 32) + <u64>n - 1) // <u64>n
+        if batch.cf.ops.pick_quiet(&board.pos, high << 32, &m) != n:
+            raise AssertionError("pick_quiet counted the moves differently")
         out.append((k.square[m.frm], k.square[m.to], bool(m.promote)))
     return out
 
@@ -525,5 +511,5 @@ def must_capture_test(BoardCore board):
     """Whether the playouts find that the side to move must capture (for the tests: it must be
     the kernel's answer)."""
     cdef Batch batch = Batch(board, 0, 0, 1, 0, True, False, False, False)
-    cdef Quiet q
-    return scan(<AnyWidth *>NULL, &batch.cf.moves, &board.pos, &q)
+    cdef KMove m
+    return batch.cf.ops.pick_quiet(&board.pos, 0, &m) < 0
