@@ -32,7 +32,7 @@ from shashki import perft as runner  # noqa: E402
 from yardstick import Yardstick  # noqa: E402
 
 # (variant, depth): the games the yardstick plays, at the depths of the issue
-YARDSTICK = [("english", 12), ("russian", 11), ("brazilian", 11)]
+YARDSTICK = [("english", 12), ("russian", 11), ("brazilian", 11), ("international", 10)]
 # a few middle-game positions with kings and captures, besides the start
 POSITIONS = {
     "russian": ["W:Wa1,c1,e1,b2,f2,h2,c3,e3,g3,d4:Bb6,d6,f6,a7,c7,e7,g7,b8,d8,h8",
@@ -81,7 +81,7 @@ def best_of(runs):
 def against_yardstick(ys, quick):
     print(f"1. shashki against the native yardstick (dperft.c): one thread, no hash, paths, "
           f"best of {REPEATS}, interleaved")
-    print(f"{'game':<10} {'depth':>5} {'leaves':>13} {'shashki M/CPU-s':>16} {'C M/CPU-s':>10} "
+    print(f"{'game':<13} {'depth':>5} {'leaves':>13} {'shashki M/CPU-s':>16} {'C M/CPU-s':>10} "
           f"{'ratio':>6}")
     rows = []
     for variant, depth in YARDSTICK:
@@ -93,7 +93,7 @@ def against_yardstick(ys, quick):
         (n, cpu), (m, ccpu) = best_of(ours), best_of(theirs)
         assert n == m, f"{variant} {depth}: shashki {n}, the yardstick {m}"
         rate, crate = n / cpu / 1e6, n / ccpu / 1e6
-        print(f"{variant:<10} {depth:>5} {n:>13,} {rate:>16.0f} {crate:>10.0f} {rate / crate:>6.2f}")
+        print(f"{variant:<13} {depth:>5} {n:>13,} {rate:>16.0f} {crate:>10.0f} {rate / crate:>6.2f}")
         rows.append({"variant": variant, "depth": depth, "leaves": n, "cpu": cpu,
                      "c_cpu": ccpu, "ratio": rate / crate})
     return rows

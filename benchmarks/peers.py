@@ -48,7 +48,12 @@ PEERS = {
     "python-chess": {"requirement": "chess==1.11.2", "worker": "playouts_worker.py"},
 }
 
-VARIANTS = ("russian", "giveaway", "brazilian", "italian", "english")
+VARIANTS = ("russian", "giveaway", "brazilian", "italian", "english",
+            # 10x10, squares 1-50 (RULES.md "More games"); shashki does not play frisian and
+            # frysk, whose peers' counts are compared with the published table alone
+            "international", "antidraughts", "breakthrough", "frisian", "frysk")
+#: the 10x10 games
+TEN = ("international", "antidraughts", "breakthrough", "frisian", "frysk")
 
 START_FENS = {
     "russian": "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
@@ -56,6 +61,11 @@ START_FENS = {
     "brazilian": "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
     "italian": "W:W21-32:B1-12",
     "english": "B:W21-32:B1-12",
+    "international": "W:W31-50:B1-20",
+    "antidraughts": "W:W31-50:B1-20",
+    "breakthrough": "W:W31-50:B1-20",
+    "frisian": "W:W31-50:B1-20",
+    "frysk": "W:W46-50:B1-5",
 }
 
 # Start-position perft, depths 1..8, from shared/perft/start.perft (published
@@ -65,12 +75,23 @@ _RUSSIAN = [7, 49, 302, 1469, 7482, 37986, 190146]
 _BRAZILIAN = [7, 49, 302, 1469, 7473, 37628, 187302]
 _ITALIAN = [7, 49, 302, 1469, 7361, 36473, 177532, 828783]
 _ENGLISH = [7, 49, 302, 1469, 7361, 36768, 179740, 845931]
+# International from shared/perft/more/games.perft (published unique moves; paths from a
+# native program); antidraughts and breakthrough move alike (breakthrough's first crowning
+# is deeper than 8 plies from the start). Frisian's published table is unconfirmed and frysk
+# has none: no reference here (tests/test_differential.py prints frisian's against the table).
+_INTERNATIONAL = [9, 81, 658, 4265, 27117, 167140, 1049442]
+_INTL = {"unique": _INTERNATIONAL + [6483961], "paths": _INTERNATIONAL + [6483971]}
 REFERENCE = {
     "russian": {"unique": _RUSSIAN + [929899], "paths": _RUSSIAN + [929905]},
     "giveaway": {"unique": _RUSSIAN + [929899], "paths": _RUSSIAN + [929905]},
     "brazilian": {"unique": _BRAZILIAN + [907830], "paths": _BRAZILIAN + [907836]},
     "italian": {"unique": _ITALIAN, "paths": _ITALIAN},
     "english": {"unique": _ENGLISH, "paths": _ENGLISH},
+    "international": _INTL,
+    "antidraughts": _INTL,
+    "breakthrough": _INTL,
+    "frisian": {"unique": [], "paths": []},
+    "frysk": {"unique": [], "paths": []},
 }
 
 
@@ -168,18 +189,25 @@ _NUM = re.compile(r"^(\d{1,2})$")
 _RANGE = re.compile(r"^(\d{1,2})-(\d{1,2})$")
 
 
+def board_size(variant: str) -> int:
+    return 10 if variant in TEN else 8
+
+
 def numeric_to_coords(variant: str, n: int) -> tuple[int, int]:
     """Square number in the game's own numbering -> (file, rank).
 
-    Both numberings run row by row from the top-left as seen from White; they
+    The numberings run row by row from the top-left as seen from White; they
     differ only in which colour is dark. English (and the numeric form accepted
-    for russian/giveaway/brazilian): a1 is dark, so square 1 = b8. Italian: the
-    board is mirrored (h1 dark), so square 1 = a8.
+    for russian/giveaway/brazilian) and the 10x10 games: a1 is dark, so square
+    1 = b8 (b10 on 10x10). Italian: the board is mirrored (h1 dark), so square
+    1 = a8.
     """
-    if not 1 <= n <= 32:
-        raise ValueError(f"square {n} out of range 1-32")
-    row, k = divmod(n - 1, 4)  # row 0 = rank 8
-    rank = 7 - row
+    size = board_size(variant)
+    half = size // 2
+    if not 1 <= n <= half * size:
+        raise ValueError(f"square {n} out of range 1-{half * size}")
+    row, k = divmod(n - 1, half)  # row 0 = the top rank
+    rank = size - 1 - row
     if variant == "italian":
         file = 2 * k if row % 2 == 0 else 2 * k + 1
     else:
@@ -187,10 +215,10 @@ def numeric_to_coords(variant: str, n: int) -> tuple[int, int]:
     return file, rank
 
 
-def coords_to_numeric(file: int, rank: int) -> int:
-    """(file, rank) -> square number; the same formula serves both numberings
+def coords_to_numeric(file: int, rank: int, size: int = 8) -> int:
+    """(file, rank) -> square number; the same formula serves every numbering
     because each row holds exactly one dark square per pair of files."""
-    return 4 * (7 - rank) + file // 2 + 1
+    return size // 2 * (size - 1 - rank) + file // 2 + 1
 
 
 def parse_fen(variant: str, fen: str) -> dict:
@@ -285,8 +313,12 @@ def _call_worker(peer: str, request: dict, timeout: float | None) -> dict:
 
 
 def peer_perft(peer: str, variant: str, fen: str | None, depth: int,
-               timeout: float | None = None) -> dict | None:
+               timeout: float | None = None, convention: str | None = None) -> dict | None:
     """Count perft leaves of ``fen`` (None = start position) in the peer library.
+
+    ``convention="unique"`` asks pydraughts, whose lists keep every route, to merge
+    each node's list by move identity (py-draughts always does); the reply's
+    ``convention`` says which was counted.
 
     Returns None when the peer has no such variant, else a dict with:
       count       leaf count by the peer's own move list
@@ -306,7 +338,10 @@ def peer_perft(peer: str, variant: str, fen: str | None, depth: int,
     if depth < 0:
         raise ValueError("depth must be >= 0")
     position = parse_fen(variant, fen if fen is not None else START_FENS[variant])
-    reply = _call_worker(peer, {"variant": variant, "depth": depth, **position}, timeout)
+    request = {"variant": variant, "depth": depth, **position}
+    if convention:
+        request["convention"] = convention
+    reply = _call_worker(peer, request, timeout)
     if not reply.get("supported", True):
         return None
     return reply

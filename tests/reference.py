@@ -5,12 +5,13 @@ cross-check the Cython move generator on positions that no data file holds.  Eve
 plain Python over a dict board, {(file, rank): Piece}, and favours being obviously right over
 being fast.
 
-Geometry: (file, rank) are 0..7 on the standard board seen from White (a1 = (0, 0), dark);
-the dark squares are those with file + rank even.  White starts on ranks 0-2 and its men move
-up (rank + 1) in every game.  Squares are numbered as shashki numbers them, so results compare
-directly: square = 4 * rank + file // 2 (a1 = 0, c1 = 1, ..., h8 = 31).  The italian board has
-a light a1; it is mirrored left to right onto this geometry (a mirror keeps every rule), so the
-italian a8 = 1 is square h8 = 31 here.
+Geometry: a board of `size` x `size` squares (8, or 10 for international and its family);
+(file, rank) are 0..size-1 seen from White (a1 = (0, 0), dark); the dark squares are those
+with file + rank even.  White starts on the lowest ranks and its men move up (rank + 1) in
+every game.  Squares are numbered as shashki numbers them, so results compare directly:
+square = size // 2 * rank + file // 2 (a1 = 0, c1 = 1, ...; h8 = 31 on 8x8, j10 = 49 on
+10x10).  The italian and spanish boards have a light a1; they are mirrored left to right onto
+this geometry (a mirror keeps every rule), so the italian a8 = 1 is square h8 = 31 here.
 
 A capture route is (origin, captured squares in capture order, destination), the unit of the
 "keep duplicates" perft convention; a move is (origin, destination, set of captured squares)
@@ -24,82 +25,121 @@ DIAGONALS = ((1, 1), (-1, 1), (1, -1), (-1, -1))
 
 Piece = namedtuple("Piece", "color king")
 
-#: name, flying kings, men capture backward, men may capture kings, promotion during a capture
-#: ("king": crowned at once and goes on as a king; "man": goes on as a man, crowned only if it
-#: ends on the far row; "stop": the move ends and the man is crowned), choice among captures
-#: ("free", "majority", "italian"), first to move, square notation, capture separator
-Rules = namedtuple("Rules", "name flying men_back men_take_kings promotion precedence first "
-                            "notation sep")
+#: name; board size; flying kings; men capture backward; men may capture kings; promotion
+#: during a capture ("king": crowned at once and goes on as a king; "man": goes on as a man,
+#: crowned only if it ends on the far row; "stop": the move ends and the man is crowned);
+#: choice among captures ("free", "majority", "italian", "most_kings": most pieces then most
+#: kings, "by_king": a king's capture beats a man's); first to move; square notation; capture
+#: separator; where a capturing flying king lands ("beyond": any empty square behind the
+#: piece, "behind": only the square right behind it); when captured pieces leave the board
+#: ("end": the Turkish strike rule, "at_once": as each is taken)
+Rules = namedtuple("Rules", "name size flying men_back men_take_kings promotion precedence "
+                            "first notation sep landing removal")
+
+
+def _rules(name, size, flying, men_back, men_take_kings, promotion, precedence, first,
+           notation, sep, landing="beyond", removal="end"):
+    return Rules(name, size, flying, men_back, men_take_kings, promotion, precedence, first,
+                 notation, sep, landing, removal)
+
 
 RULES = {
-    "russian": Rules("russian", True, True, True, "king", "free", WHITE, "algebraic", ":"),
-    "giveaway": Rules("giveaway", True, True, True, "king", "free", WHITE, "algebraic", ":"),
-    "brazilian": Rules("brazilian", True, True, True, "man", "majority", WHITE, "algebraic",
-                       "x"),
-    "italian": Rules("italian", False, False, False, "stop", "italian", WHITE, "italian", "x"),
-    "english": Rules("english", False, False, True, "stop", "free", BLACK, "english", "x"),
+    "russian": _rules("russian", 8, True, True, True, "king", "free", WHITE, "algebraic", ":"),
+    "giveaway": _rules("giveaway", 8, True, True, True, "king", "free", WHITE, "algebraic",
+                       ":"),
+    "brazilian": _rules("brazilian", 8, True, True, True, "man", "majority", WHITE,
+                        "algebraic", "x"),
+    "italian": _rules("italian", 8, False, False, False, "stop", "italian", WHITE, "italian",
+                      "x"),
+    "english": _rules("english", 8, False, False, True, "stop", "free", BLACK, "english", "x"),
+    # "More games".  The move text of these is not checked here (no published move lists),
+    # so their separator is PDN's "x".  International's family differs only in the goal.
+    "international": _rules("international", 10, True, True, True, "man", "majority", WHITE,
+                            "english", "x"),
+    "antidraughts": _rules("antidraughts", 10, True, True, True, "man", "majority", WHITE,
+                           "english", "x"),
+    "breakthrough": _rules("breakthrough", 10, True, True, True, "man", "majority", WHITE,
+                           "english", "x"),
+    "pool": _rules("pool", 8, True, True, True, "man", "free", BLACK, "english", "x"),
+    "spanish": _rules("spanish", 8, True, False, True, "stop", "most_kings", WHITE, "italian",
+                      "x"),
+    "czech": _rules("czech", 8, True, False, True, "stop", "by_king", WHITE, "algebraic", "x"),
+    "thai": _rules("thai", 8, True, False, True, "stop", "free", WHITE, "algebraic", "x",
+                   landing="behind", removal="at_once"),
 }
 
+_ALGEBRAIC_START = ("W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:"
+                    "Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8")
 START_FEN = {
-    "russian": "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
-    "giveaway": "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
-    "brazilian": "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+    "russian": _ALGEBRAIC_START,
+    "giveaway": _ALGEBRAIC_START,
+    "brazilian": _ALGEBRAIC_START,
     "italian": "W:W21-32:B1-12",
     "english": "B:W21-32:B1-12",
+    "international": "W:W31-50:B1-20",
+    "antidraughts": "W:W31-50:B1-20",
+    "breakthrough": "W:W31-50:B1-20",
+    "pool": "B:W21-32:B1-12",
+    "spanish": "W:W21-32:B1-12",
+    "czech": _ALGEBRAIC_START,
+    # thai: 8 men a side on the two nearest rows
+    "thai": "W:Wa1,c1,e1,g1,b2,d2,f2,h2:Ba7,c7,e7,g7,b8,d8,f8,h8",
 }
 
 
 # --- squares and their names ---------------------------------------------------------------
 
-def on_board(file, rank):
-    return 0 <= file < 8 and 0 <= rank < 8
+def on_board(file, rank, size=8):
+    return 0 <= file < size and 0 <= rank < size
 
 
-def square_of(coord):
+def square_of(coord, size=8):
     file, rank = coord
-    assert on_board(file, rank) and (file + rank) % 2 == 0, coord
-    return 4 * rank + file // 2
+    assert on_board(file, rank, size) and (file + rank) % 2 == 0, coord
+    return size // 2 * rank + file // 2
 
 
-def coord_of(square):
-    rank = square // 4
+def coord_of(square, size=8):
+    rank, col = divmod(square, size // 2)
     # the dark squares of an even rank are on even files (a1, c1, ...), of an odd rank on odd
-    return 2 * (square % 4) + rank % 2, rank
+    return 2 * col + rank % 2, rank
 
 
-def _numbered_coord(number, notation):
-    """(file, rank) of square `number` 1..32: counted row by row from the top-left seen from
-    White, four dark squares a row."""
-    row, col = divmod(number - 1, 4)
-    rank = 7 - row
+def _numbered_coord(number, notation, size=8):
+    """(file, rank) of square `number` 1..size*size/2: counted row by row from the top-left
+    seen from White, size / 2 dark squares a row."""
+    row, col = divmod(number - 1, size // 2)
+    rank = size - 1 - row
     if notation == "english":
-        # a1 dark: the dark squares of rank 8 are b8, d8, f8, h8 (1 = b8, 29 = a1)
+        # a1 dark: the dark squares of the top row are b8, d8, ... (1 = b8 on 8x8, 29 = a1;
+        # 1 = b10 on 10x10, 46 = a1)
         return 2 * col + rank % 2, rank
-    # italian: the real board has a light a1, so rank 8's dark squares are a8, c8, e8, g8
-    # (1 = a8, 32 = h1); mirror the file to put the square on the a1-dark geometry
+    # italian, spanish: the real board has a light a1, so rank 8's dark squares are a8, c8,
+    # e8, g8 (1 = a8, 32 = h1); mirror the file to put the square on the a1-dark geometry
     real_file = 2 * col + (1 - rank % 2)
-    return 7 - real_file, rank
+    return size - 1 - real_file, rank
 
 
-def square_from_name(name, notation):
+def square_from_name(name, notation, size=8):
     """Square of a name in the game's notation.  The algebraic games also accept numbers in
     the english numbering (RULES.md, FEN)."""
     name = name.strip().lower()
     if name.isdigit():
         number = int(name)
-        assert 1 <= number <= 32, name
+        assert 1 <= number <= size * size // 2, name
         return square_of(_numbered_coord(number, "english" if notation == "algebraic"
-                                         else notation))
+                                         else notation, size), size)
     assert notation == "algebraic", name
-    return square_of(("abcdefgh".index(name[0]), int(name[1:]) - 1))
+    return square_of(("abcdefghij".index(name[0]), int(name[1:]) - 1), size)
 
 
-def square_name(square, notation):
-    for number in range(1, 33):
-        if notation != "algebraic" and square_from_name(str(number), notation) == square:
-            return str(number)
-    file, rank = coord_of(square)
-    return "abcdefgh"[file] + str(rank + 1)
+def square_name(square, notation, size=8):
+    if notation != "algebraic":
+        for number in range(1, size * size // 2 + 1):
+            if square_from_name(str(number), notation, size) == square:
+                return str(number)
+    file, rank = coord_of(square, size)
+    return "abcdefghij"[file] + str(rank + 1)
 
 
 # --- positions -----------------------------------------------------------------------------
@@ -109,13 +149,14 @@ class Position:
 
     def __init__(self, variant, board, turn):
         self.rules = RULES[variant]
+        self.size = self.rules.size
         self.board = dict(board)
         self.turn = turn
 
     @classmethod
     def from_fen(cls, variant, fen):
         """Read a PDN FEN such as 'W:W21,22,K30:B1-12' or 'B:Wa1,Kc3:Bd8' (ranges allowed)."""
-        notation = RULES[variant].notation
+        notation, size = RULES[variant].notation, RULES[variant].size
         fields = fen.strip().rstrip(".").split(":")
         turn = {"W": WHITE, "B": BLACK}[fields[0].upper()]
         board = {}
@@ -134,18 +175,27 @@ class Position:
                 else:
                     names = [item]
                 for name in names:
-                    coord = coord_of(square_from_name(name, notation))
+                    coord = coord_of(square_from_name(name, notation, size), size)
                     assert coord not in board, fen
                     board[coord] = Piece(color, king)
         return cls(variant, board, turn)
+
+    def square(self, coord):
+        return square_of(coord, self.size)
+
+    def coord(self, square):
+        return coord_of(square, self.size)
+
+    def on_board(self, file, rank):
+        return on_board(file, rank, self.size)
 
     def fen(self):
         """The FEN in the game's notation (shashki reads it; used to print disagreements)."""
         notation = self.rules.notation
         parts = ["W" if self.turn == WHITE else "B"]
         for color in (WHITE, BLACK):
-            items = [("K" if p.king else "") + square_name(square_of(c), notation)
-                     for c, p in sorted(self.board.items(), key=lambda kv: square_of(kv[0]))
+            items = [("K" if p.king else "") + square_name(self.square(c), notation, self.size)
+                     for c, p in sorted(self.board.items(), key=lambda kv: self.square(kv[0]))
                      if p.color == color]
             parts.append("WB"[color] + ",".join(items))
         return ":".join(parts)
@@ -162,7 +212,7 @@ class Position:
         return 1 if color == WHITE else -1
 
     def far_rank(self, color):
-        return 7 if color == WHITE else 0
+        return self.size - 1 if color == WHITE else 0
 
     def capture_routes(self):
         """Every capture route of the side to move, before the choice rules: a dict
@@ -174,14 +224,18 @@ class Position:
         return routes
 
     def _routes_from(self, origin, piece, routes):
-        # Turkish strike: captured pieces stay on the board (they block and cannot be jumped
-        # twice) until the move ends, and the moving piece's origin counts as empty.
-        occupied = {c: p for c, p in self.board.items() if c != origin}
+        # The moving piece's origin counts as empty.  Turkish strike: captured pieces stay on
+        # the board (they block and cannot be jumped twice) until the move ends; in thai each
+        # captured piece leaves the board as it is taken, so its square is free at once.
+        others = {c: p for c, p in self.board.items() if c != origin}
         rules = self.rules
         color = piece.color
+        at_once = rules.removal == "at_once"
 
         def jumps(pos, king, captured):
             """Each single capture from pos: (captured coord, list of landing coords)."""
+            occupied = ({c: p for c, p in others.items() if c not in captured} if at_once
+                        else others)
             out = []
             if king:
                 directions = DIAGONALS
@@ -192,11 +246,11 @@ class Position:
                 if king and rules.flying:
                     # a flying king slides over empty squares to the first piece on the line
                     f, r = pos[0] + df, pos[1] + dr
-                    while on_board(f, r) and (f, r) not in occupied:
+                    while self.on_board(f, r) and (f, r) not in occupied:
                         f, r = f + df, r + dr
                 else:
                     f, r = pos[0] + df, pos[1] + dr
-                if not on_board(f, r) or (f, r) not in occupied:
+                if not self.on_board(f, r) or (f, r) not in occupied:
                     continue
                 victim = occupied[(f, r)]
                 if victim.color == color or (f, r) in captured:
@@ -205,10 +259,11 @@ class Position:
                     continue
                 landings = []
                 lf, lr = f + df, r + dr
-                while on_board(lf, lr) and (lf, lr) not in occupied:
+                while self.on_board(lf, lr) and (lf, lr) not in occupied:
                     landings.append((lf, lr))
-                    if not (king and rules.flying):
-                        break  # men and short kings land right behind the captured piece
+                    # men, short kings and thai kings land right behind the captured piece
+                    if not (king and rules.flying and rules.landing == "beyond"):
+                        break
                     lf, lr = lf + df, lr + dr
                 if landings:
                     out.append(((f, r), landings))
@@ -238,8 +293,8 @@ class Position:
                     for land, k, c, _ in after:
                         if not k and land[1] == self.far_rank(color):
                             c = True  # "man" rule: ends on the far row
-                        key = (square_of(origin), tuple(square_of(v) for v in taken),
-                               square_of(land))
+                        key = (self.square(origin), tuple(self.square(v) for v in taken),
+                               self.square(land))
                         if key in routes:
                             assert routes[key] == c, ("promotion differs by route", key)
                         routes[key] = c
@@ -247,29 +302,40 @@ class Position:
         extend(origin, piece.king, False, ())
 
     def legal_routes(self):
-        """The capture routes the side to move may choose (after majority / italian rules),
+        """The capture routes the side to move may choose (after the game's choice rules),
         as {(origin, captured tuple, destination): promoted}; empty when it cannot capture."""
         routes = self.capture_routes()
         precedence = self.rules.precedence
         if not routes or precedence == "free":
             return routes
+
+        def piece(square):
+            return self.board[self.coord(square)]
+
+        def by_king(routes):
+            kings = {k: v for k, v in routes.items() if piece(k[0]).king}
+            return kings or routes
+
+        def most_kings(routes):
+            kings = {k: sum(piece(s).king for s in k[1]) for k in routes}
+            best = max(kings.values())
+            return {k: v for k, v in routes.items() if kings[k] == best}
+
+        if precedence == "by_king":
+            # czech: a capture with a king must be chosen over one with a man; else free
+            return by_king(routes)
         most = max(len(k[1]) for k in routes)
         routes = {k: v for k, v in routes.items() if len(k[1]) == most}
         if precedence == "majority":
             return routes
-
-        def piece(square):
-            return self.board[coord_of(square)]
+        if precedence == "most_kings":
+            # spanish: the most pieces (done above), then the most kings
+            return most_kings(routes)
 
         # italian (FID 6.6-6.10), in order: most pieces (done above); a king's capture beats
         # a man's; most kings captured; the kings met earliest (kinds in capture order, king
         # before man at the first difference); the rest are free.
-        by_king = {k: v for k, v in routes.items() if piece(k[0]).king}
-        if by_king:
-            routes = by_king
-        kings = {k: sum(piece(s).king for s in k[1]) for k in routes}
-        best = max(kings.values())
-        routes = {k: v for k, v in routes.items() if kings[k] == best}
+        routes = most_kings(by_king(routes))
         order = {k: tuple(piece(s).king for s in k[1]) for k in routes}
         best = max(order.values())  # True > False: king before man wins
         return {k: v for k, v in routes.items() if order[k] == best}
@@ -286,9 +352,9 @@ class Position:
                 directions = [d for d in DIAGONALS if d[1] == self.forward(piece.color)]
             for df, dr in directions:
                 f, r = coord[0] + df, coord[1] + dr
-                while on_board(f, r) and (f, r) not in self.board:
+                while self.on_board(f, r) and (f, r) not in self.board:
                     promoted = not piece.king and r == self.far_rank(piece.color)
-                    moves[(square_of(coord), square_of((f, r)))] = promoted
+                    moves[(self.square(coord), self.square((f, r)))] = promoted
                     if not (piece.king and self.rules.flying):
                         break
                     f, r = f + df, r + dr
@@ -314,11 +380,11 @@ class Position:
         """The position after move (origin, destination, captured set)."""
         origin, dest, taken = move
         child = self.copy()
-        piece = child.board.pop(coord_of(origin))
+        piece = child.board.pop(self.coord(origin))
         for square in taken:
-            del child.board[coord_of(square)]
-        assert coord_of(dest) not in child.board
-        child.board[coord_of(dest)] = Piece(piece.color, piece.king or promoted)
+            del child.board[self.coord(square)]
+        assert self.coord(dest) not in child.board
+        child.board[self.coord(dest)] = Piece(piece.color, piece.king or promoted)
         child.turn = 1 - self.turn
         return child
 
@@ -346,7 +412,8 @@ class Position:
         out = {}
         for key in moves:
             origin, dest, taken = key
-            name = square_name(origin, notation), square_name(dest, notation)
+            name = (square_name(origin, notation, self.size),
+                    square_name(dest, notation, self.size))
             if not taken:
                 text = f"{name[0]}-{name[1]}"
             elif ends[origin, dest] == 1:

@@ -252,3 +252,26 @@ def test_perft_and_divide_check_the_depth(depth):
     for call in (lambda: Board().perft(depth, jobs=1), lambda: Board().divide(depth)):
         with pytest.raises(ValueError, match="depth"):
             call()
+
+
+def test_reading_one_board_from_many_threads_is_safe():
+    # A Board is not shared between threads for writing (its docstring says so, as
+    # python-chess's does); reading it is safe: legal moves, FEN, perft and copies from many
+    # threads at once give what one thread gets.
+    from concurrent.futures import ThreadPoolExecutor
+    board = Board("russian")
+    for text in ("c3-d4", "f6-e5", "d4:f6", "g7:e5"):
+        board.push(text)
+    expected = ([str(m) for m in board.legal_moves], board.fen(), board.perft(4),
+                board.copy().fen(), board.outcome())
+
+    def read(_):
+        out = []
+        for _ in range(50):
+            out.append(([str(m) for m in board.legal_moves], board.fen(), board.perft(4, jobs=1),
+                        board.copy().fen(), board.outcome()))
+        return out
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        for results in pool.map(read, range(8)):
+            assert all(r == expected for r in results)

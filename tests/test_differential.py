@@ -3,7 +3,9 @@
 Optional (marker ``differential``, left out of the default run; ``tox -e differential`` or
 ``pytest -m differential``).  The peers live in their own venvs under benchmarks/.venvs/,
 created on first use by benchmarks/peers.py (``ensure_venv``: pip needs the network once),
-and answer through benchmarks/peers/moves_worker.py.
+and answer through benchmarks/peers/moves_worker.py.  The games: every one shashki plays
+that a peer plays too (VARIANTS: the four 8x8 ones and international, antidraughts and
+breakthrough on 10x10).
 
 Random games are played with shashki (seeded): SHASHKI_DIFF_GAMES games per game type
 from the start position (default 50, at most SHASHKI_DIFF_MAX_PLIES plies), and
@@ -32,6 +34,11 @@ the peer's list to it:
 Anything else is an unexplained disagreement: it is printed with the FEN and both move
 lists, and the test fails.  py-draughts has no italian.  The per game/peer counts are
 printed at the end of each test (and written as JSON to SHASHKI_DIFF_REPORT if set).
+
+On 10x10 both peers follow the conventions above (pydraughts one entry per route and
+landing square, py-draughts' StandardBoard merged) and no deviation of their own has shown
+(docs/checking.md has the figures).  Frisian, which shashki does not play, is compared
+between the peers and with its unconfirmed published start table at the end of this file.
 """
 
 import json
@@ -52,7 +59,10 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 pytestmark = pytest.mark.differential
 
 PEERS = ("pydraughts", "py-draughts")
-VARIANTS = ("russian", "brazilian", "italian", "english")
+#: the games shashki plays that a peer plays too (neither has pool, spanish, czech or thai;
+#: giveaway's moves are russian's, and both peers' "antidraughts" is the 10x10 game)
+VARIANTS = ("russian", "brazilian", "italian", "english", "international", "antidraughts",
+            "breakthrough")
 GAMES = int(os.environ.get("SHASHKI_DIFF_GAMES", "50"))
 SEED = os.environ.get("SHASHKI_DIFF_SEED", "shashki-differential-1")
 MAX_PLIES = int(os.environ.get("SHASHKI_DIFF_MAX_PLIES", "300"))
@@ -217,21 +227,25 @@ def format_disagreement(d):
 def random_setup(rng, variant):
     """A random position with kings on both sides, where the king captures (flying-king
     landings, routes, italian rules 2-4) that random games from the start reach only
-    rarely are common.  Men stand off their own crowning row; either side may move."""
-    name = get_variant(variant).square_name
-    free = list(range(32))
+    rarely are common.  Men stand off their own crowning row; either side may move.
+    0-6 men and 1-3 kings a side on 8x8, 0-10 and 1-4 on 10x10."""
+    v = get_variant(variant)
+    name = v.square_name
+    squares, row = v.geometry.squares, v.geometry.width
+    ten = v.geometry.rows == 10
+    free = list(range(squares))
     rng.shuffle(free)
 
-    def take(count, allowed=range(32)):
+    def take(count, allowed=range(squares)):
         picked = [s for s in free if s in allowed][:count]
         for s in picked:
             free.remove(s)
         return picked
 
-    white_men = take(rng.randint(0, 6), range(0, 28))   # not on rank 8
-    black_men = take(rng.randint(0, 6), range(4, 32))   # not on rank 1
-    white_kings = take(rng.randint(1, 3))
-    black_kings = take(rng.randint(1, 3))
+    white_men = take(rng.randint(0, 10 if ten else 6), range(0, squares - row))  # not on top
+    black_men = take(rng.randint(0, 10 if ten else 6), range(row, squares))  # not on bottom
+    white_kings = take(rng.randint(1, 4 if ten else 3))
+    black_kings = take(rng.randint(1, 4 if ten else 3))
 
     def side(men, kings):
         return ",".join([name(s) for s in men] + ["K" + name(s) for s in kings])
@@ -243,15 +257,19 @@ def random_setup(rng, variant):
 def random_games(variant, games, seed, max_plies, setup=None):
     """Yield (game, ply, board) along `games` random games, the same ones for a given
     seed, from the start position or from setup(rng, variant).  A game ends when shashki
-    says so (draws a player may claim included), or after max_plies."""
+    says so (draws a player may claim included), or after max_plies.  Breakthrough's
+    set-ups, which have kings and so are over at once, are played on as international
+    until no move is left: the moves are international's, the goal only ends the game,
+    and the peers list the moves there too."""
     rng = random.Random(f"{seed}/{variant}/{setup.__name__ if setup else 'start'}")
+    play_past_end = setup is not None and get_variant(variant).crowning_wins
     for game in range(games):
         board = Board(variant, setup(rng, variant) if setup else None)
         for ply in range(max_plies):
             # sorted by identity: the games must not depend on the generator's list order
             moves = sorted(board.legal_moves)
             yield game, ply, board
-            if not moves or board.is_game_over(claim_draw=True):
+            if not moves or (board.is_game_over(claim_draw=True) and not play_past_end):
                 break
             board.push(rng.choice(moves))
 
@@ -400,3 +418,58 @@ def test_merged_routes_are_one_move(peers):
     counts = Counter()
     assert compare(board, "pydraughts", peer_list, counts) is None
     assert counts[ROUTE_DUPES] >= 1
+
+
+def test_man_passing_the_far_row_stays_a_man(peers):
+    # international: 15 (j8) takes 10 (i9), lands on 4 (h10, the far row) and goes on as a
+    # man over 9 (g9) to 13 (f8), where the move ends: a man (FMJD 4.15).  Both peers list
+    # the same one move
+    board = Board("international", "W:W15:B9,10")
+    [move] = board.legal_moves
+    assert (str(move), move.promotion) == ("15x13", False)
+    for name, peer in peers.items():
+        assert compare(board, name, peer.moves("international", board.fen()), Counter()) is None
+
+
+# --------------------------------------------------------------------------------------
+# frisian: shashki does not play it; its peers are compared with each other and with the
+# published (unconfirmed) start table, which benchmarks/frisian_perft.py prints deeper
+
+#: a black man on 22 takes 27, 32 and 28 (one of them orthogonally) and comes home, either
+#: way round: one move by RULES.md's identity, two routes
+FRISIAN_RING = "B:W27,28,32:B22"
+
+
+def test_frisian_ring_is_listed_per_route(peers):
+    """Both peers list the ring twice: pydraughts as it lists every route, py-draughts
+    because its frisian board, unlike its others, does not merge routes of one move.  A
+    unique-move count of frisian must merge them (the perft workers' "unique" convention)."""
+    for name, peer in peers.items():
+        entries = peer.moves("frisian", FRISIAN_RING)
+        assert len(entries) == 2 and len({e.key for e in entries}) == 1, (name, entries)
+        assert {e.captured for e in entries} == {(21, 16, 22), (22, 16, 21)}
+
+
+def test_frisian_start_perft_of_the_peers(capsys):
+    """The peers' frisian start perft, merged to unique moves, depth 1-4 (seconds; depths 5-6
+    take minutes in pydraughts: benchmarks/frisian_perft.py).  The two must agree with each
+    other; the published table is unconfirmed (RULES.md), so a difference from it is printed,
+    not asserted."""
+    if str(BENCHMARKS) not in sys.path:
+        sys.path.insert(0, str(BENCHMARKS))
+    from frisian_perft import published, rows
+
+    from perftfile import shared_dir
+
+    table = published(shared_dir())
+    lines = []
+    for row in rows(4, table, timeout=600):
+        merged = {row[f"{peer} unique"] for peer in PEERS}
+        assert len(merged) == 1, row
+        (count,) = merged
+        lines.append(f"frisian start perft {row['depth']}: peers {count} (own lists: "
+                     f"pydraughts {row['pydraughts own']}, py-draughts {row['py-draughts own']})"
+                     f", published {row['published']}"
+                     + ("" if count == row["published"] else "  <- DIFFERS"))
+    with capsys.disabled():
+        print("\n" + "\n".join(lines))

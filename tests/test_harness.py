@@ -122,8 +122,8 @@ def test_run_in_two_processes_and_stop_by_sprt():
 def test_engine_specs_take_search_options_and_weights_files(tmp_path):
     spec = EngineSpec.parse("nodes=500, lmr=3, aspiration=25, eval=classic, name=x")
     assert dict(spec.options) == {"lmr": 3, "aspiration": 25} and spec.evaluation == "classic"
-    quoted = EngineSpec.parse("hub='/path with space/scan hub',movetime=0.1")
-    assert quoted.hub == "/path with space/scan hub"
+    quoted = EngineSpec.parse("eval='/path with, space/w.json',movetime=0.1")
+    assert quoted.evaluation == "/path with, space/w.json"
     assert EngineSpec.parse(str(quoted)) == quoted
     with pytest.raises(EngineSpecError, match="unknown setting"):
         EngineSpec.parse("nodes=5,lmrr=1")
@@ -132,11 +132,10 @@ def test_engine_specs_take_search_options_and_weights_files(tmp_path):
 
 
 def test_a_hub_engine_plays_a_match():
-    # shashki's own Hub engine, as another program would be played
-    command = f"'{sys.executable}' -m shashki hub"
+    # shashki's own Hub engine, as another program would be played, with the match's limit
     starts = distinct_openings("italian", None, 1, seed=1)
-    pairs, tally, _ = harness.run(f"hub={json.dumps(command)},depth=2", "depth=2", "italian",
-                                  starts, max_moves=40)
+    pairs, tally, _ = harness.run(f"hub:'{sys.executable}' -m shashki hub", "depth=2",
+                                  "italian", starts, max_moves=40, depth=2)
     assert tally.games == 2
     for game in pairs[0].games:
         board = game.board()

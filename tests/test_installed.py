@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 import shashki
-from shashki._core import movegen, perft, search
+from shashki._core import board, movegen, perft, search
+from shashki.variants import VARIANTS
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = Path(shashki.__file__).resolve().parent
-CORE = (movegen, perft, search)
+CORE = (movegen, board, perft, search)
 INSTALLED = bool(os.environ.get("SHASHKI_TEST_INSTALLED"))
 
 
@@ -23,6 +24,13 @@ def test_core_modules_are_compiled(module):
     assert module.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
     # each compiled module has its stub beside it, for type checkers
     assert (Path(module.__file__).parent / (module.__name__.rsplit(".", 1)[1] + ".pyi")).is_file()
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+def test_every_games_kernel_is_compiled(variant):
+    kernel = importlib.import_module(f"shashki._core.kernels.{variant.kernel_name}")
+    assert kernel.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    assert variant.rules.name == variant.kernel_name
 
 
 def test_typed_marker_and_package_data():
@@ -55,3 +63,14 @@ def test_debug_build_is_instrumented(module):
     assert b"__ubsan_handle_out_of_bounds" in built
     if "address" in SANITIZERS:
         assert b"__asan_report_" in built
+
+
+def test_the_test_requirements_are_the_test_extra():
+    # the README installs tests/requirements.txt; tox and cibuildwheel install shashki[test]
+    import re
+    here = Path(__file__).resolve().parent
+    listed = [line.strip() for line in (here / "requirements.txt").read_text().splitlines()
+              if line.strip() and not line.startswith("#")]
+    pyproject = (here.parent / "pyproject.toml").read_text()
+    extra = re.search(r"^test = \[(.*)\]$", pyproject, re.M).group(1)
+    assert sorted(listed) == sorted(re.findall(r'"([^"]+)"', extra))

@@ -201,10 +201,14 @@ def test_board_from_opening():
     assert opening.name == "I-2: ab4 ba5"
     for ref in (opening, opening.name, "I-2", " i-2 ", "I-2:"):
         board = Board.from_opening("russian", ref)
-        assert board.fen() == canonical("russian", opening.fen)
-        assert board.move_stack == [] and board.variant.name == "russian"
+        assert board.fen() == canonical("russian", opening.fen) == opening.fen
+        # the opening is a list of moves: they are played, on the move stack (issue 12.11:
+        # the stack was empty)
+        assert [str(m) for m in board.move_stack] == ["a3-b4", "b6-a5"]
+        assert board.variant.name == "russian"
     board = Board.from_opening("english", "001", table="3-move")
     assert board.fen() == replay("english", "B:W21-32:B1-12", ["9-13", "21-17", "5-9"])
+    assert [str(m) for m in board.move_stack] == ["9-13", "21-17", "5-9"]
     assert Board.from_opening("english", "1", table="11-man").turn == shashki.BLACK
     assert Board.from_opening("italian", "2400").fen() == canonical(
         "italian", raw("11_italian.json")["all"]["2400"])
@@ -271,3 +275,10 @@ def test_barred_english_ballots_are_the_published_lists():
                 for o in openings if o.lost}
         assert lost == barred
         assert all(o.standard != o.lost for o in openings)
+
+
+@pytest.mark.parametrize("game", ["russian", "brazilian", "italian", "english"])
+def test_opening_fens_are_canonical(game):
+    # Opening.fen was the table's text, its squares in the authors' order (issue 12.11)
+    for opening in shashki.openings(game):
+        assert opening.fen == Board(game, opening.fen).fen()

@@ -142,7 +142,7 @@ def test_fmjd_terminations_carry_their_article():
     for t in (T.NO_MOVES, T.THREEFOLD_REPETITION, T.KINGS_ONLY_MOVES, T.NO_PROGRESS):
         assert t.article is None
     assert all(t.text for t in T)
-    assert [t for t in T if not t.is_draw] == [T.NO_MOVES]
+    assert [t for t in T if not t.is_draw] == [T.NO_MOVES, T.KING_CROWNED]
 
 
 # --- no legal moves -----------------------------------------------------------------------
@@ -458,18 +458,20 @@ def test_lone_king_off_the_main_road_is_not_7_2_7():
     assert board.outcome() is None
 
 
+def road_from_ply_5(board, ply, m):
+    # kings only; the lone black king keeps off the main road until ply 5, then on it
+    if not board.kings >> m.origin & 1:
+        return False
+    if board.turn == WHITE:
+        return True
+    on_road = MAIN_ROAD >> m.destination & 1
+    return on_road if ply >= 5 else not on_road
+
+
 def test_main_road_count_starts_when_the_lone_king_steps_on_it():
     board = shashki.Board("russian", fen("russian", "W", ROAD_WHITE, ["Ka5"]))
-
-    def allow(b, ply, m):
-        if not b.kings >> m.origin & 1:
-            return False
-        if b.turn == WHITE:
-            return True
-        on_road = MAIN_ROAD >> m.destination & 1
-        return on_road if ply >= 5 else not on_road
     # Black steps onto the main road at ply 5; White's 5th move after that is ply 5 + 10
-    line = find_line(board, 15, allow)
+    line = find_line(board, 15, road_from_ply_5)
     push_all(board, line[:6])
     assert board.draw_counters.main_road_plies == 0
     assert_limit(board, line[6:], T.LONE_KING_ON_MAIN_ROAD, article="7.2.7")
@@ -769,15 +771,6 @@ def test_popping_everything_restores_the_start(board, data):
 
 KINGS_ONLY_WHITE, KINGS_ONLY_BLACK = ["Kc3", "Ke1", "Kg1", "Kh2"], ["Ke7", "Kb8", "Kd8", "Ka7"]
 
-def road_from_ply_5(board, ply, m):
-    # kings only; the lone black king keeps off the main road until ply 5, then on it
-    if not board.kings >> m.origin & 1:
-        return False
-    if board.turn == WHITE:
-        return True
-    on_road = MAIN_ROAD >> m.destination & 1
-    return on_road if ply >= 5 else not on_road
-
 
 # (game, fmjd flag, FEN pieces, side to move, plies to the limit, move filter, termination)
 LIMITS = [
@@ -848,3 +841,61 @@ def test_the_engine_and_outcome_agree_at_every_draw_limit(game, flag, pieces, tu
     if not any(c.is_capture_position() for c in children):
         best = max(-engine.evaluate(c) for c in children)
         assert engine.search(earlier, depth=1).score.value == best
+
+
+# --- the games added after the first five -----------------------------------------------------
+
+def _any_king_move(board, ply, m):
+    return board.kings >> m.origin & 1
+
+
+@pytest.mark.parametrize("game", ["international", "antidraughts"])
+def test_international_kings_only_is_6_2(game):
+    # 25 moves of each side with only kings moved (FMJD 6.2); eight kings, so 6.3/6.4 stay out
+    board = shashki.Board(game, "W:WK46,K47,K48,K49:BK1,K2,K3,K4")
+    assert_limit(board, find_line(board, 50, _any_king_move), T.KINGS_ONLY_MOVES,
+                 article="6.2")
+
+
+def test_international_three_pieces_against_a_lone_king_is_6_3():
+    # 16 moves of each side (32 plies), the lone king anywhere: no main road in 6.3
+    board = shashki.Board("international", "W:WK46,47,48:BK1")
+    assert_limit(board, find_line(board, 32, _any_king_move), T.THREE_PIECES_VS_LONE_KING,
+                 article="6.3")
+
+
+@pytest.mark.parametrize("white", ["K46,47", "K46"])
+def test_international_few_pieces_against_a_lone_king_is_6_4(white):
+    # 5 moves of each side (10 plies): with White to move first, White's 5th move is the 9th
+    # ply, where FMJD-64 7.2.8 (the stronger side's moves) would end it; 6.4 counts both sides
+    board = shashki.Board("international", f"W:W{white}:BK1")
+    assert_limit(board, find_line(board, 10, _any_king_move), T.FEW_PIECES_VS_LONE_KING,
+                 article="6.4")
+
+
+def test_pool_three_kings_against_one_must_win_in_thirteen_moves():
+    # APCA: White's 13th move is the 25th ply
+    board = shashki.Board("pool", "W:WK29,K30,K31:BK1")
+    assert_limit(board, find_line(board, 25, _any_king_move), T.KINGS_VS_LONE_KING,
+                 article=None)
+
+
+def test_breakthrough_the_first_king_wins():
+    board = shashki.Board("breakthrough", "W:W6:B45")
+    assert board.outcome() is None
+    board.push("6-1")
+    assert board.outcome() == Outcome(shashki.WHITE, T.KING_CROWNED)
+    assert board.result() == "1-0"
+    # the search knows it too: White to crown at once is a forced win
+    from shashki.engine import Engine
+    score = Engine("breakthrough").search(shashki.Board("breakthrough", "W:W6:B45"),
+                                          depth=2).score
+    assert score.value > 0 and score.is_win
+
+
+@pytest.mark.parametrize("game", ["spanish", "czech", "thai"])
+def test_games_with_repetition_as_their_only_draw(game):
+    # no move limit: a hundred plies of king moves, no position twice, are no draw
+    board = shashki.Board(game, fen(game, "W", KINGS_ONLY_WHITE, KINGS_ONLY_BLACK))
+    push_all(board, find_line(board, 100, _any_king_move))
+    assert board.outcome(claim_draw=True) is None

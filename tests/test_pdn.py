@@ -299,7 +299,7 @@ def test_lenient_mode_records_errors_and_goes_on():
 
 
 @pytest.mark.parametrize("text,problem", [
-    ('[GameType "20"]\n\n1. 32-28 *', "GameType 20 is not a game shashki plays"),
+    ('[GameType "27"]\n\n1. 32-28 *', "GameType 27 is not a game shashki plays"),
     ('[GameType "abc"]\n\n*', "cannot read GameType"),
     ('[GameType "25,W,10,10,A0,0"]\n\n*', "10x10 board"),
     ('[Variant "Frisian"]\n\n*', "unknown Variant 'Frisian'"),
@@ -1006,7 +1006,7 @@ def test_long_square_numbers_in_moves_read_as_their_value():
 @pytest.mark.parametrize("tag,problem", [
     ('[GameType "' + "9" * 5000 + '"]', "GameType 99999"),
     ('[GameType "\u00b2"]', "cannot read GameType"),      # a digit to str.isdigit, not to int
-    ('[GameType "25,W,' + "9" * 5000 + ',8,A0,0"]', "board; shashki plays on 8x8"),
+    ('[GameType "25,W,' + "9" * 5000 + ',8,A0,0"]', "board; russian is played on 8x8"),
 ])
 def test_bad_long_numbers_in_tags_are_pdn_errors(tag, problem):
     text = f'{tag}\n\n1. c3-d4 *\n\n[GameType "25"]\n\n1. e3-f4 *\n'
@@ -1023,3 +1023,16 @@ def test_a_nag_out_of_range_is_a_pdn_error():
         read("1. c3-d4 $1000 *")
     game = read("1. c3-d4 $" + "9" * 5000 + " f6-g5 *", strict=False)
     assert texts(game) == ["c3-d4"] and "out of range" in str(game.errors[0])
+
+
+@pytest.mark.parametrize("game", ["international", "antidraughts", "breakthrough"])
+def test_a_10x10_game_reads_back(game):
+    # the reader refused GameType 20,W,10,10 ("shashki plays on 8x8"), so a game written by
+    # shashki play international could not be read without naming the variant
+    board = shashki.Board(game)
+    for _ in range(6):
+        board.push(sorted(board.legal_moves, key=str)[0])
+    text = str(pdn.Game.from_board(board))
+    again = pdn.read_game(io.StringIO(text))
+    assert again.variant is board.variant
+    assert [str(m) for m in again.moves] == [str(m) for m in board.move_stack]

@@ -19,8 +19,8 @@ Reply::
     {"supported": false}                    # the peer has no such game
     {"error": "..."}                        # the worker keeps running
 
-Squares are shashki's (0..31, a1 = 0, c1 = 1, ..., h8 = 31; italian mirrored as
-shashki.squares does it). ``captured`` is in capture order and ``path`` lists the origin
+Squares are shashki's (0..31, a1 = 0, c1 = 1, ..., h8 = 31 on 8x8, 0..49 to j10 on 10x10;
+italian mirrored as shashki.squares does it; see boards.py). ``captured`` is in capture order and ``path`` lists the origin
 and every landing square, exactly as the peer's move gives them: nothing is merged or
 filtered here, so the caller sees the peer's own conventions (pydraughts lists one entry
 per route and landing square; py-draughts' american board also offers quiet moves next to
@@ -46,29 +46,13 @@ from importlib.metadata import version
 # module level, so adding it back for them is safe.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from boards import game_squares, shashki_square  # noqa: E402
 from jsonlines import serve  # noqa: E402
-
-DARK = [(f, r) for r in range(8) for f in range(8) if (f + r) % 2 == 0]
-DARK_MIRRORED = [(f, r) for r in range(8) for f in range(8) if (f + r) % 2 == 1]
-
-
-def shashki_square(variant: str, file: int, rank: int) -> int:
-    """(file, rank) of the game's own board -> shashki square.  The italian board is the
-    mirror image of the others (h1 dark); shashki stores it mirrored back onto the standard
-    board, as shashki.squares.from_italian_number does."""
-    if variant == "italian":
-        file = 7 - file
-    return 4 * rank + file // 2
-
-
-def game_squares(variant: str):
-    """The 32 playable (file, rank) pairs of the game's board."""
-    return DARK_MIRRORED if variant == "italian" else DARK
 
 
 class PyDraughtsAdapter:
-    """py-draughts: ``Board.legal_moves`` of its RussianBoard/BrazilianBoard/AmericanBoard;
-    squares are 0-based indexes of the english numbering (index 0 = square 1 = b8)."""
+    """py-draughts: ``Board.legal_moves`` of its boards (py_draughts_worker.BOARDS); squares
+    are 0-based indexes of the game's numbering (index 0 = square 1 = b8, or b10)."""
 
     peer = "py-draughts"
 
@@ -89,8 +73,8 @@ class PyDraughtsAdapter:
         if board_name is None:
             return None
         board = getattr(self.draughts, board_name).from_fen(self.perft_worker.build_fen(req))
-        to_shashki = {self.perft_worker.square_number(f, r) - 1: shashki_square(variant, f, r)
-                      for f, r in game_squares(variant)}
+        to_shashki = {self.perft_worker.square_number(variant, f, r) - 1:
+                      shashki_square(variant, f, r) for f, r in game_squares(variant)}
         return [[to_shashki[m.square_list[0]], to_shashki[m.square_list[-1]],
                  [to_shashki[s] for s in m.captured_list],
                  [to_shashki[s] for s in m.square_list]]
@@ -123,12 +107,13 @@ class PydraughtsAdapter:
     def _map(self, variant: str, peer_variant: str) -> dict:
         if variant not in self._maps:
             table = {}
-            for f, r in game_squares(variant):
-                text = self.perft_worker.square_text(peer_variant, f, r)
+            squares = game_squares(variant)
+            for f, r in squares:
+                text = self.perft_worker.square_text(variant, f, r)
                 internal = self._from_variant(text, variant=peer_variant)
                 listed = int(self._to_variant(internal, variant=peer_variant, to_algebraic=False))
                 table[listed] = shashki_square(variant, f, r)
-            if len(table) != 32:  # a numbering mix-up would silently merge squares
+            if len(table) != len(squares):  # a numbering mix-up would silently merge squares
                 raise RuntimeError(f"pydraughts {peer_variant}: {len(table)} squares mapped")
             self._maps[variant] = table
         return self._maps[variant]
@@ -138,7 +123,7 @@ class PydraughtsAdapter:
         peer_variant = self.perft_worker.VARIANTS.get(variant)
         if peer_variant is None:
             return None
-        board = self.draughts.Board(peer_variant, self.perft_worker.build_fen(peer_variant, req))
+        board = self.draughts.Board(peer_variant, self.perft_worker.build_fen(variant, req))
         to_shashki = self._map(variant, peer_variant)
         out = []
         for m in board.legal_moves():

@@ -29,15 +29,31 @@ base.py, american.py):
   ``comparable: false``. From the start position this happens at depth 3.
 - It has a perft only for its 10x10 engine (engines/turbo.py), so we use the
   plain recursive perft below over ``Board.legal_moves`` / ``push`` / ``pop``.
+- 10x10: StandardBoard (international), AntidraughtsBoard and
+  BreakthroughBoard (StandardBoard's moves, other results), FrisianBoard and
+  FryskBoard; squares 0-49 are RULES.md's 1-50 less one (0 = b10), White on
+  the bottom rows, as on its 8x8 boards.
+- Its frisian move core (boards/frisian.py, its own, not the shared one) does
+  not merge: a capture made by two routes with the same origin, destination
+  and captured squares (a man round a square and home, diagonally and
+  orthogonally) is listed twice. For frisian and frysk the worker counts such
+  entries and reports ``comparable: false``; ``"convention": "unique"`` in a
+  request merges each node's list by that identity instead (any board).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import platform
 import sys
 import time
 from importlib.metadata import version
+
+# -I leaves this folder off sys.path; the board helpers beside it are stdlib only
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from boards import number, one_per_move, walk  # noqa: E402
 
 PEER = "py-draughts"
 
@@ -48,53 +64,64 @@ BOARDS = {
     "brazilian": "BrazilianBoard",
     "english": "AmericanBoard",
     "italian": None,
+    "international": "StandardBoard",
+    "antidraughts": "AntidraughtsBoard",
+    "breakthrough": "BreakthroughBoard",
+    "frisian": "FrisianBoard",
+    "frysk": "FryskBoard",
 }
 
 
-def square_number(file: int, rank: int) -> int:
-    # py-draughts numbers its 8x8 squares like english checkers (1 = b8).
-    return 4 * (7 - rank) + file // 2 + 1
+def square_number(variant: str, file: int, rank: int) -> int:
+    # py-draughts numbers its 8x8 squares like english checkers (1 = b8), its 10x10 ones
+    # as RULES.md does (1 = b10)
+    return number(variant, file, rank)
 
 
 def build_fen(req: dict) -> str:
+    variant = req["variant"]
+
     def side(pieces):
-        return ",".join(("K" if king else "") + str(square_number(f, r)) for f, r, king in pieces)
+        return ",".join(("K" if king else "") + str(square_number(variant, f, r))
+                        for f, r, king in pieces)
 
     return f"{req['turn']}:W{side(req['white'])}:B{side(req['black'])}"
 
 
 def perft(board, depth: int) -> int:
-    # Bulk counting at the last ply (len of the move list), as perft programs do.
-    if depth == 0:
-        return 1
-    moves = board.legal_moves
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        board.push(move)
-        total += perft(board, depth - 1)
-        board.pop()
-    return total
+    return walk(board, depth, lambda node: node.legal_moves)
+
+
+def identity(move):
+    """RULES.md's move identity: origin, destination, set of captured squares."""
+    return move.square_list[0], move.square_list[-1], frozenset(move.captured_list)
+
+
+def perft_checked(board, depth: int, merge: bool, repeats: list) -> int:
+    """As ``perft``, but counting in repeats[0] the list entries that repeat a move's
+    identity, and with ``merge`` walking one entry per identity."""
+
+    def moves_at(node):
+        moves = node.legal_moves
+        merged = one_per_move(moves, identity)
+        repeats[0] += len(moves) - len(merged)
+        return merged if merge else moves
+
+    return walk(board, depth, moves_at)
 
 
 def perft_american(board, depth: int, seen: list) -> int:
     """As ``perft``, but records whether any node offered a quiet move next to a
     capture (the skipped-capture deviation). The American board lists quiets
     first, then captures, so both ends of the list tell."""
-    if depth == 0:
-        return 1
-    moves = board.legal_moves
-    if not seen[0] and moves and moves[-1].captured_list and not moves[0].captured_list:
-        seen[0] = True
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        board.push(move)
-        total += perft_american(board, depth - 1, seen)
-        board.pop()
-    return total
+
+    def moves_at(node):
+        moves = node.legal_moves
+        if not seen[0] and moves and moves[-1].captured_list and not moves[0].captured_list:
+            seen[0] = True
+        return moves
+
+    return walk(board, depth, moves_at)
 
 
 def handle(req: dict) -> dict:
@@ -111,7 +138,18 @@ def handle(req: dict) -> dict:
     board = getattr(draughts, board_name).from_fen(build_fen(req))
 
     notes = []
-    if variant == "english":
+    merge = req.get("convention") == "unique"
+    if merge or variant in ("frisian", "frysk"):
+        repeats = [0]
+        t0 = time.process_time()
+        count = perft_checked(board, depth, merge, repeats)
+        seconds = time.process_time() - t0
+        comparable = merge or not repeats[0]
+        if repeats[0] and not merge:
+            notes.append(f"{repeats[0]} move-list entries repeat a move (same origin, "
+                         "destination and captured squares by another route): the count is "
+                         "not the unique one")
+    elif variant == "english":
         seen = [False]
         t0 = time.process_time()
         count = perft_american(board, depth, seen)

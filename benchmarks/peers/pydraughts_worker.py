@@ -28,6 +28,16 @@ core/variant.py, convert.py):
 - No 8x8 giveaway (its Antidraughts is 10x10 international), so giveaway runs
   on the russian board: giveaway moves are russian moves, only the result
   differs, and perft ignores results.
+- 10x10: international is its ``standard``; ``antidraughts``, ``breakthrough``,
+  ``frisian`` and ``frysk`` (``frysk!`` inside) keep their names. All number
+  the squares 1-50 as RULES.md does (1 = b10, White on 31-50), unrotated.
+  Antidraughts and breakthrough moves are standard's (``Game.legal_moves``
+  sends every game without a branch of its own to the most-pieces rule); only
+  the result differs.
+- ``"convention": "unique"`` in a request merges the entries of each node's
+  list by the RULES.md identity (origin, destination, set of captured squares)
+  and walks one entry per move, for comparing with tables in that convention
+  (frisian's published one).
 - Notation of the public Board/FEN API: russian and brazilian take algebraic
   FENs; italian takes the FID numbering (1 = a8, h1 dark), english the english
   numbering with Black on 1-12 to move first, all as in RULES.md; pydraughts
@@ -42,10 +52,16 @@ core/variant.py, convert.py):
 from __future__ import annotations
 
 import json
+import os
 import platform
 import sys
 import time
 from importlib.metadata import version
+
+# -I leaves this folder off sys.path; the board helpers beside it are stdlib only
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from boards import number, one_per_move, walk  # noqa: E402
 
 PEER = "pydraughts"
 
@@ -56,19 +72,24 @@ VARIANTS = {
     "brazilian": "brazilian",
     "italian": "italian",
     "english": "english",
+    "international": "standard",
+    "antidraughts": "antidraughts",
+    "breakthrough": "breakthrough",
+    "frisian": "frisian",
+    "frysk": "frysk",
 }
 
 
 def square_text(variant: str, file: int, rank: int) -> str:
-    if variant in ("russian", "brazilian"):
+    """The square as pydraughts' FEN of `variant` (a RULES.md name) wants it."""
+    if VARIANTS[variant] in ("russian", "brazilian"):
         return "abcdefgh"[file] + str(rank + 1)
-    # english and italian numberings share this formula (see peers.coords_to_numeric)
-    return str(4 * (7 - rank) + file // 2 + 1)
+    return str(number(variant, file, rank))
 
 
-def build_fen(peer_variant: str, req: dict) -> str:
+def build_fen(variant: str, req: dict) -> str:
     def side(pieces):
-        return ",".join(("K" if king else "") + square_text(peer_variant, f, r)
+        return ",".join(("K" if king else "") + square_text(variant, f, r)
                         for f, r, king in pieces)
 
     return f"{req['turn']}:W{side(req['white'])}:B{side(req['black'])}"
@@ -95,20 +116,22 @@ class Checks:
                 self.italian_rule4 += 1
 
 
-def perft(board, depth: int, checks: Checks) -> int:
-    # Bulk counting at the last ply (len of the move list), as perft programs do.
-    if depth == 0:
-        return 1
-    moves = board.legal_moves()
-    checks.visit(board, moves)
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        board.push(move)
-        total += perft(board, depth - 1, checks)
-        board.pop()
-    return total
+def identity(move):
+    """RULES.md's move identity: origin, destination, set of captured squares."""
+    captured = frozenset(s for s in (move.captures or ()) if s is not None)
+    return move.board_move[0][0], move.board_move[-1][1], captured
+
+
+def perft(board, depth: int, checks: Checks, unique: bool = False) -> int:
+    """Leaves below the board, every entry of each node's list walked (the paths
+    convention), or with ``unique`` one entry per move."""
+
+    def moves_at(node):
+        moves = node.legal_moves()
+        checks.visit(node, moves)
+        return one_per_move(moves, identity) if unique else moves
+
+    return walk(board, depth, moves_at)
 
 
 def handle(req: dict) -> dict:
@@ -122,15 +145,16 @@ def handle(req: dict) -> dict:
     peer_variant = VARIANTS.get(variant)
     if peer_variant is None:
         return {**base, "supported": False, "variant": variant}
-    board = draughts.Board(peer_variant, build_fen(peer_variant, req))
+    board = draughts.Board(peer_variant, build_fen(variant, req))
+    unique = req.get("convention", "paths") == "unique"
 
     checks = Checks(italian=peer_variant == "italian")
     t0 = time.process_time()
-    count = perft(board, depth, checks)
+    count = perft(board, depth, checks, unique)
     seconds = time.process_time() - t0
 
     notes = []
-    if checks.extra_routes:
+    if checks.extra_routes and not unique:
         notes.append(f"{checks.extra_routes} move-list entries repeat a route already listed "
                      "(same origin, ordered captures, destination; only the landing squares "
                      "between captures differ): count exceeds the paths convention")
@@ -141,8 +165,10 @@ def handle(req: dict) -> dict:
         notes.append("no 8x8 giveaway variant: counted as russian (same moves)")
 
     return {**base, "supported": True, "variant": variant, "peer_variant": peer_variant,
-            "depth": depth, "count": count, "seconds": seconds, "convention": "paths",
-            "comparable": not (checks.extra_routes or checks.italian_rule4), "notes": notes}
+            "depth": depth, "count": count, "seconds": seconds,
+            "convention": "unique" if unique else "paths",
+            "comparable": not ((checks.extra_routes and not unique) or checks.italian_rule4),
+            "notes": notes}
 
 
 def main() -> int:

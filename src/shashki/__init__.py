@@ -12,9 +12,10 @@ import typing as _typing
 
 from .board import Board, LegalMoves
 from .colors import BLACK, WHITE, Color
-from .errors import (AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError,
-                     InvalidOpeningError, InvalidPdnError, InvalidSquareError,
-                     InvalidVariantError, ShashkiError)
+from .errors import (AmbiguousMoveError, IllegalActionError, IllegalMoveError,
+                     InvalidActionError, InvalidFenError, InvalidMoveError, InvalidOpeningError,
+                     InvalidPdnError, InvalidSquareError, InvalidVariantError, PlayoutsError,
+                     ShashkiError)
 from .move import Move
 from .outcome import Outcome, Termination
 from .squares import SQUARES
@@ -22,8 +23,9 @@ from .variants import VARIANTS, Variant, get_variant
 
 if _typing.TYPE_CHECKING:
     # what the lazy names below are, for type checkers (nothing is imported at run time)
-    from . import engine, pdn, perft, svg  # noqa: F401
+    from . import engine, pdn, perft, rl, svg  # noqa: F401
     from .ballots import Opening, opening_tables, openings
+    from .batch import Playouts, playouts
 
 # Loaded on first use, so that `import shashki` stays cheap: the PDN reader, the opening
 # tables, and the submodules that only some users need.
@@ -35,6 +37,9 @@ _LAZY: _typing.Dict[str, _typing.Tuple[str, _typing.Optional[str]]] = {
     "engine": ("shashki.engine", None),
     "perft": ("shashki.perft", None),
     "svg": ("shashki.svg", None),
+    "playouts": ("shashki.batch", "playouts"),
+    "Playouts": ("shashki.batch", "Playouts"),
+    "rl": ("shashki.rl", None),
 }
 
 
@@ -43,7 +48,7 @@ def __getattr__(name: str) -> _typing.Any:
         module_name, attr = _LAZY[name]
     except KeyError:
         raise AttributeError(f"module 'shashki' has no attribute {name!r}") from None
-    import importlib
+    import importlib  # (only when a lazy name is first asked for)
     module = importlib.import_module(module_name)
     value = module if attr is None else getattr(module, attr)
     globals()[name] = value
@@ -59,6 +64,7 @@ __all__ = [
     "Board", "LegalMoves", "Move", "Variant", "VARIANTS", "get_variant", "Color", "WHITE", "BLACK",
     "SQUARES", "ShashkiError", "InvalidFenError", "InvalidMoveError", "IllegalMoveError",
     "AmbiguousMoveError", "InvalidVariantError", "InvalidPdnError", "InvalidOpeningError",
-    "InvalidSquareError",
+    "InvalidSquareError", "InvalidActionError", "IllegalActionError", "PlayoutsError",
+    "playouts", "Playouts", "rl",
     "Opening", "openings", "opening_tables", "pdn", "Outcome", "Termination", "__version__",
 ]

@@ -1,4 +1,5 @@
-"""Reading numbers out of untrusted text (FEN, move text, PDN tags, protocol lines).
+"""Reading untrusted text (FEN, move text, PDN tags, protocol lines): numbers of any length,
+and quoting it in error messages.
 
 Python refuses to convert a string of more than 4,300 digits (sys.set_int_max_str_digits) with
 a plain ValueError, and a zero-padded number passes a length check made before stripping the
@@ -10,6 +11,22 @@ parser's own error.
 from __future__ import annotations
 
 from typing import Optional
+
+
+#: the longest text quoted whole in an error message (fuzzed input can be huge)
+QUOTE_LIMIT = 60
+
+
+def quote(text: str) -> str:
+    """`text` for an error message: its repr, cut short when long."""
+    if len(text) > QUOTE_LIMIT:
+        return repr(text[:QUOTE_LIMIT]) + "..."
+    return repr(text)
+
+
+def short(token: str, limit: int = 12) -> str:
+    """A token of some text for an error message, cut short when long."""
+    return token if len(token) <= limit else token[:limit] + "..."
 
 
 def bounded_int(digits: str, maximum: int) -> Optional[int]:

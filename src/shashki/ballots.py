@@ -17,50 +17,28 @@ table is read the first time it is asked for, never at ``import shashki``.
 from __future__ import annotations
 
 import functools
+import json
 import re
 from dataclasses import dataclass
+from importlib import resources
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
 
+from ._text import quote
+from .board import Board
+from .fen import parse_fen, write_fen
 from .errors import InvalidOpeningError
-from .variants import Variant, get_variant
+from .variants import OpeningTable, Variant, get_variant
 
-if TYPE_CHECKING:
-    from .board import Board
 
 _DATA = "data/openings"
 
 
-@dataclass(frozen=True)
-class Table:
-    id: str
-    file: str
-    description: str
+#: an opening table as the game records list it (kept under its old name)
+Table = OpeningTable
 
 
-_MICRO_RU = Table("micro-match", "russian.json",
-                  "IDF table by GM D. Tsinman (2017) for micro-matches: 745 positions in "
-                  "categories I-XXXIII")
-_MICRO_BR = Table("micro-match", "brazilian.json",
-                  "FMJD Drawing Table 64 for brazilian: 736 positions in categories I-XXXIII")
-_BASIC = Table("basic-150", "150russian_and_brazilian.json", "IDF table of 150 basic positions")
-
-#: the tables of each game, in the order `openings(variant)` lists them
-TABLES: Dict[str, Tuple[Table, ...]] = {
-    "russian": (_MICRO_RU, _BASIC),
-    "giveaway": (),
-    "brazilian": (_MICRO_BR, _BASIC),
-    "italian": (Table("11-man", "11_italian.json",
-                      "italian 11-man ballot: 2400 positions, one man of each side removed"),),
-    "english": (
-        Table("2-move", "2move_english.json", "two-move ballot: 49 openings, 6 barred as lost"),
-        Table("3-move", "3move_english.json",
-              "ACF three-move ballot: 174 openings, 18 barred as lost"),
-        Table("4-move", "4move_english.json", "four-move ballot: 794 openings"),
-        Table("5-move", "5move_english.json", "five-move ballot: 2700 openings"),
-        Table("11-man", "11_english.json",
-              "11-man ballot: 2500 openings, one man of each side removed, then two moves"),
-    ),
-}
+def _game_tables(name: str) -> Tuple[OpeningTable, ...]:
+    return get_variant(name).opening_tables
 
 
 @dataclass(frozen=True)
@@ -87,14 +65,14 @@ class Opening:
     correction: Optional[str] = None
 
     def board(self) -> Board:
-        """A Board at this opening's position."""
-        from .board import Board
-        return Board(self.variant, fen=self.fen)
+        """A Board at this opening's position (with the opening's moves on its stack when
+        the name lists them; see Board.from_opening)."""
+        return Board.from_opening(self.variant, self)
 
 
 def opening_tables(variant: Union[str, Variant]) -> Tuple[str, ...]:
     """The ids of the opening tables of a game (empty for giveaway)."""
-    return tuple(t.id for t in TABLES[get_variant(variant).name])
+    return tuple(t.id for t in get_variant(variant).opening_tables)
 
 
 def openings(variant: Union[str, Variant], table: Optional[str] = None) -> List[Opening]:
@@ -122,7 +100,7 @@ def find_opening(variant: Union[str, Variant], opening: Union[str, Opening],
         raise InvalidOpeningError(
             f"an opening is an Opening or its name, not {type(opening).__name__}")
     wanted = opening.strip()
-    if not TABLES[name]:
+    if not _game_tables(name):
         raise InvalidOpeningError(f"shashki has no opening tables for {name}")
     entries = [o for tab in _tables(name, table) for o in _load(name, tab)]
     fits = [o for o in entries if o.name == wanted]
@@ -134,16 +112,16 @@ def find_opening(variant: Union[str, Variant], opening: Union[str, Opening],
     where = f"table {table!r}" if table is not None else f"the {name} tables"
     if not fits:
         raise InvalidOpeningError(
-            f"no opening {_quote(wanted)} in {where}; give a full name as "
+            f"no opening {quote(wanted)} in {where}; give a full name as "
             f"shashki.openings({name!r}) lists it, or its code"
             + (f", e.g. {entries[0].code!r}" if entries else ""))
     raise InvalidOpeningError(
-        f"{_quote(wanted)} names {len(fits)} openings in {where}: "
+        f"{quote(wanted)} names {len(fits)} openings in {where}: "
         f"{', '.join(f'{o.name!r} ({o.table})' for o in fits[:6])}; give the table or full name")
 
 
 def _tables(name: str, table: Optional[str]) -> Sequence[Table]:
-    tables = TABLES[name]
+    tables = _game_tables(name)
     if table is None:
         return tables
     found = [t for t in tables if t.id == table]
@@ -183,6 +161,9 @@ def _load(variant_name: str, table: Table) -> Tuple[Opening, ...]:
                                           f"expects; the data was changed")
             fields.update(fix["corrected"])
             correction = fix["reason"]
+        # the canonical FEN shashki writes for the position (the tables list squares in
+        # whatever order their authors did)
+        fields["fen"] = write_fen(*parse_fen(fields["fen"], variant)[:4], variant)
         code, moves, start = _read_name(name, variant)
         out.append(Opening(variant=variant_name, table=table.id, name=name, code=code,
                            moves=moves, start_fen=start, correction=correction, **fields))
@@ -213,7 +194,6 @@ def _read_name(name: str,
 
 def _without(fen: str, variant: Variant, *numbers: int) -> str:
     """`fen` with the men on the numbered squares removed (11-man ballots)."""
-    from .fen import parse_fen, write_fen
     white, black, kings, turn, _ = parse_fen(fen, variant)
     for number in numbers:
         keep = ~(1 << variant.square_from_number(number))
@@ -222,11 +202,6 @@ def _without(fen: str, variant: Variant, *numbers: int) -> str:
 
 
 def _read_json(file: str) -> Any:
-    import json
-    from importlib import resources
     return json.loads(resources.files("shashki").joinpath(f"{_DATA}/{file}")
                       .read_text(encoding="utf-8"))
 
-
-def _quote(text: str) -> str:
-    return repr(text) if len(text) <= 60 else repr(text[:60]) + "..."

@@ -7,15 +7,18 @@ openings, perft, the diagram.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple, Type, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Type, Union
 
 from . import notation as _notation
 from .diagram import diagram
+from ._core import actions as _actions
 from ._core import perft as _perft
+from ._core.arrays import Buffer
+from ._text import quote
 from ._core.board import BoardCore, LegalMoves, Move
 from .errors import IllegalMoveError, InvalidVariantError
 from .fen import parse_fen
-from .variants import COLOR_NAMES, Variant, get_variant
+from .variants import COLOR_NAMES, DEFAULT, Variant, get_variant
 
 if TYPE_CHECKING:
     # (annotations only: `import shashki` stays cheap)
@@ -55,7 +58,7 @@ class Board(BoardCore):
     variant: Variant
     fmjd_draw_rules: bool
 
-    def __init__(self, variant: Union[str, Variant] = "russian", fen: Optional[str] = None, *,
+    def __init__(self, variant: Union[str, Variant] = DEFAULT, fen: Optional[str] = None, *,
                  fmjd_draw_rules: Optional[bool] = None) -> None:
         chosen = get_variant(variant)
         self._setup(chosen, _fmjd_setting(chosen, fmjd_draw_rules),
@@ -93,10 +96,18 @@ class Board(BoardCore):
                      table: Optional[str] = None) -> Board:
         """A board at the start position of an opening of the tables (shashki.openings):
         `opening` is an Opening, its full name (`"I-1: ab4"`) or its code (`"I-1"`, `"001"`);
-        `table` narrows the search when a code is in several tables.  The board has no move
-        history: Opening.moves, when the name lists moves, are the moves that lead there."""
-        from .ballots import find_opening
-        return cls(variant, fen=find_opening(variant, opening, table).fen)
+        `table` narrows the search when a code is in several tables.  When the opening's
+        name lists moves (Opening.moves), the board starts from Opening.start_fen and those
+        moves are played: they are on its move stack; otherwise it is set up at Opening.fen."""
+        from .ballots import find_opening  # the opening tables: loaded on first use
+        found = find_opening(variant, opening, table)
+        if found.moves is not None and found.start_fen is not None:
+            board = cls(variant, fen=found.start_fen)
+            for text in found.moves:
+                board.push(text)
+            if board.fen() == found.fen:
+                return board
+        return cls(variant, fen=found.fen)
 
     def illegal_move_error(self, text: str, origin: object) -> IllegalMoveError:
         """The IllegalMoveError for move `text` from `origin`: the message says why, and
@@ -108,7 +119,7 @@ class Board(BoardCore):
     def _illegal_message(self, text: str, origin: object) -> str:
         """Why the move `text` from square `origin` is not legal: the legal moves of that piece
         (seeds 003 and 004: a touched piece must move if it can), or why it has none."""
-        quoted = _notation._quote(text)
+        quoted = quote(text)
         squares = self.variant.geometry.squares
         if isinstance(origin, bool) or not isinstance(origin, int) or not 0 <= origin < squares:
             return (f"illegal move {quoted}: {origin!r} is not a square "
@@ -167,7 +178,7 @@ class Board(BoardCore):
                 jobs == 1 or depth < PARALLEL_MIN_DEPTH):
             table = _perft.PerftTable(hash_mb, shared=False) if hash_mb else None
             return _perft.perft(*self.masks, self.variant.rules, depth, paths, table)
-        from . import perft as _runner
+        from . import perft as _runner  # (see above)
         return _runner.perft(self, depth, paths, jobs=jobs, hash_mb=hash_mb,
                              executor=executor, checkpoint=checkpoint, progress=progress)
 
@@ -184,6 +195,62 @@ class Board(BoardCore):
             count = _perft.perft(*child.masks, self.variant.rules, depth - 1, paths)
             out[move] = count * move.routes if paths else count
         return out
+
+    # --- learning systems: actions and observations (shashki._core.actions) ------------------
+
+    def move_to_action(self, move: Move, *, perspective: bool = False) -> int:
+        """The action number of a legal move (docs/actions.md): ``origin * S + destination``
+        for S squares, or one of the game's alternate actions for a capture that joins the
+        same two squares as another one with other pieces.  With `perspective` the squares are
+        numbered from the side to move's side (for Black, square s is S - 1 - s).  Raises
+        IllegalMoveError for a move that is not legal here.
+
+        >>> board = Board("russian")
+        >>> board.move_to_action(board.parse_move("c3-d4"))
+        301
+        >>> board.action_to_move(301)
+        Move('c3-d4')
+        """
+        return int(_actions.move_to_action(self, move, perspective))
+
+    def action_to_move(self, action: int, *, perspective: bool = False) -> Move:
+        """The legal move of action number `action` (the inverse of move_to_action).  Raises
+        InvalidActionError for a number outside 0..variant.action_space_size - 1 and
+        IllegalActionError for one that no legal move has."""
+        move: Move = _actions.action_to_move(self, action, perspective)
+        return move
+
+    def legal_actions(self, *, perspective: bool = False) -> List[int]:
+        """The action numbers of the legal moves, in the order of `legal_moves`."""
+        actions: List[int] = _actions.legal_actions(self, perspective)
+        return actions
+
+    def legal_action_mask(self, *, perspective: bool = False) -> Buffer:
+        """A Buffer (uint8, one item per action of the game) with 1 at the action of every
+        legal move: ``numpy.asarray(board.legal_action_mask())`` takes it without a copy."""
+        mask: Buffer = _actions.legal_action_mask(self, perspective)
+        return mask
+
+    def planes(self, *, perspective: bool = False) -> Buffer:
+        """The position as a float32 Buffer of shape ``variant.planes_shape``:
+        (10, rows, 2 * width), (10, 8, 8) on 8x8; ``numpy.asarray(board.planes())`` takes it
+        without a copy.
+
+        Row r, column f of a plane is the square of row r from White's side (from the side to
+        move's side with `perspective`: the board turned half a turn for Black), file f; the
+        light squares are always 0.  Planes 0-3: the men and kings of White (of the side to
+        move with `perspective`), then of the other side.  The others are constant: 4, 1 when
+        White is to move; 5, the position's earlier occurrences (0, 1/2 seen once before, 1 the
+        third time); 6, the kings-only or no-progress counter as a fraction of the game's limit;
+        7-9, where the game's endgame draw rules are in force, the balance counter (7.2.4,
+        7.2.6) and the counts of three pieces and of two or fewer against a lone king (7.2.7
+        and 6.3, 7.2.8 and 6.4) over their limits (docs/actions.md).
+
+        >>> Board("english").planes().shape
+        (10, 8, 8)
+        """
+        planes: Buffer = _actions.planes(self, perspective)
+        return planes
 
     # --- display --------------------------------------------------------------------------
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, List, Optional
 
-from . import squares as _sq
 
 if TYPE_CHECKING:
     from .board import Board
@@ -33,48 +32,53 @@ if TYPE_CHECKING:
 
 __all__ = ["diagram", "square_at"]
 
-_BORDER = "+" + "-" * 17 + "+"
-_KEY_BORDER = "+" + "-" * 25 + "+"
-
-
 def square_at(variant: Variant, row: int, col: int, flipped: bool = False) -> Optional[int]:
     """The square drawn at row `row` (0 = top) and column `col` (0 = left) of a diagram of
     `variant`, or None for a light square; `flipped` turns the board half round."""
-    file, rank = col, 7 - row
+    g = variant.geometry
+    files = 2 * g.width
+    file, rank = col, g.rows - 1 - row
     if flipped:
-        file, rank = 7 - file, 7 - rank
+        file, rank = files - 1 - file, g.rows - 1 - rank
     if variant.mirrored:
-        file = 7 - file
-    return _sq.square_at(file, rank)
+        file = files - 1 - file
+    return g.square_at(file, rank)
 
 
 def diagram(board: Board, flipped: bool = False) -> str:
     """`board` as text (see the module docstring); `flipped` turns it half round, Black at
     the bottom."""
     variant = board.variant
+    g = variant.geometry
+    files = 2 * g.width
     numeric = variant.numeric
     white, black, kings = board.white, board.black, board.kings
-    key_border = f"   {_KEY_BORDER}" if numeric else ""
-    rows = [f"  {_BORDER}{key_border}"]
-    for row in range(8):
+    wide = len(str(g.squares))          # the widest square number in the key
+    border = "+" + "-" * (2 * files + 1) + "+"
+    key_border = "+" + "-" * (files * (wide + 1) + 1) + "+"
+    rank_width = 1 if numeric else len(str(g.rows))
+    pad = " " * (rank_width + 1)
+    rows = [f"{pad}{border}" + (f"   {key_border}" if numeric else "")]
+    for row in range(g.rows):
         cells: List[str] = []
         keys: List[str] = []
-        for col in range(8):
+        for col in range(files):
             square = square_at(variant, row, col, flipped)
             if square is None:
                 cells.append(" ")
-                keys.append("  ")
+                keys.append(" " * wide)
                 continue
-            keys.append(f"{variant.square_name(square):>2}")
+            keys.append(f"{variant.square_name(square):>{wide}}")
             bit = 1 << square
             letter = "w" if white & bit else "b" if black & bit else "."
             cells.append(letter.upper() if kings & bit else letter)
-        label = " " if numeric else str(row + 1 if flipped else 8 - row)
-        line = f"{label} | {' '.join(cells)} |"
+        label = "" if numeric else str(row + 1 if flipped else g.rows - row)
+        line = f"{label:>{rank_width}} | {' '.join(cells)} |"
         if numeric:
             line += f"   | {' '.join(keys)} |"
         rows.append(line)
-    rows.append(f"  {_BORDER}{key_border}")
+    rows.append(f"{pad}{border}" + (f"   {key_border}" if numeric else ""))
     if not numeric:
-        rows.append("    " + " ".join(_sq.FILES[::-1] if flipped else _sq.FILES))
+        letters = "abcdefghijklmnop"[:files]
+        rows.append(pad + "  " + " ".join(letters[::-1] if flipped else letters))
     return "\n".join(rows)

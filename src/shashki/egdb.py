@@ -120,6 +120,9 @@ def _file(folder: Path, variant: Variant, sig: Signature) -> Path:
 
 
 def _new_tables(variant: Variant) -> EgdbTables:
+    if variant.crowning_wins:
+        raise EgdbError(f"{variant.name} ends when a man is crowned: its endings of few "
+                        f"pieces are races, which the databases do not hold")
     return EgdbTables(variant.rules, Board(variant), reversed=variant.reversed_goal,
                       flying=variant.flying_kings)
 
@@ -412,6 +415,8 @@ def for_engine(variant: Variant, spec: Any) -> Optional[Tables]:
     """The tables an Engine probes: `spec` Tables, a folder, or None for the default folder;
     None when there are no complete tables.  Tables opened from a folder are shared by every
     engine of the process (and loaded once)."""
+    if variant.crowning_wins and not isinstance(spec, Tables):
+        return None
     if isinstance(spec, Tables):
         tables = spec
     else:

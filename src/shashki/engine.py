@@ -27,10 +27,11 @@ from .weights import load as load_weights
 
 if TYPE_CHECKING:
     from .board import Board
+    from .hubclient import HubEngine as HubEngine, HubError as HubError
     from .move import Move
 
-__all__ = ["DEFAULT_DEPTH", "EVAL_WEIGHTS", "MAX_DEPTH", "SEARCH_OPTIONS", "Engine", "Limit",
-           "Score", "SearchResult", "search"]
+__all__ = ["DEFAULT_DEPTH", "EVAL_WEIGHTS", "MAX_DEPTH", "SEARCH_OPTIONS", "Engine", "HubEngine",
+           "HubError", "Limit", "Score", "SearchResult", "search"]
 
 _WIN = _search.WIN_SCORE
 
@@ -396,3 +397,13 @@ def search(board: Board, depth: Optional[int] = None, nodes: Optional[int] = Non
     """
     return Engine(board.variant, hash_mb).search(board, depth, nodes, movetime, clock=clock,
                                                  increment=increment, limit=limit, info=info)
+
+
+def __getattr__(name: str) -> Any:
+    """HubEngine and HubError: an external engine driven through the Hub protocol (see
+    shashki.hubclient), offered here beside the built-in one."""
+    if name in ("HubEngine", "HubError"):
+        # the Hub client imports this module (its scores are Scores): loaded on first use
+        from . import hubclient
+        return getattr(hubclient, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

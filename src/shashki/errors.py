@@ -57,3 +57,17 @@ class InvalidOpeningError(ShashkiError):
 class InvalidSquareError(ShashkiError):
     """A square that is not one of the 32 playable squares (ints 0..31, or a name in the game's
     notation)."""
+
+
+class InvalidActionError(InvalidMoveError):
+    """An action that is not one of the game's action numbers (not an int, or outside
+    0..Variant.action_space_size - 1)."""
+
+
+class IllegalActionError(IllegalMoveError):
+    """An action number of the game that no legal move of the position has; `alternatives`
+    holds the legal moves (Board.legal_actions() gives their actions)."""
+
+
+class PlayoutsError(ShashkiError):
+    """An argument of shashki.playouts out of range or of the wrong type."""

@@ -22,18 +22,16 @@ import re
 from typing import Dict, List, Tuple
 
 from . import squares as _sq
-from ._text import bounded_int
+from ._text import bounded_int, quote, short
 from .errors import InvalidFenError
 from .variants import WHITE, BLACK, COLOR_NAMES, Variant, get_variant
 
-MAX_PIECES = 12
 #: every character a FEN may hold once spaces, quotes and the trailing dot are gone
 _ALLOWED = frozenset("WBKHFwbkhf" "abcdefghABCDEFGH" "0123456789" ":,-")
 _NUMBER = re.compile(r"[0-9]+\Z")
 _ALGEBRAIC = re.compile(r"([a-zA-Z])([0-9]+)\Z")
 # lidraughts writes ":H<halfmoves>:F<fullmove>" after the pieces; we read and return them
 _COUNTER = re.compile(r"([HF])([0-9]{1,9})\Z")
-_QUOTE_LIMIT = 60
 
 
 def parse_fen(text: str, variant: Variant) -> Tuple[int, int, int, int, Dict[str, int]]:
@@ -67,14 +65,14 @@ def _parse(text: str, variant: Variant) -> Tuple[int, int, int, int, Dict[str, i
     for position, char in enumerate(fen):
         if char not in _ALLOWED and not _square_like(fen, position):
             raise InvalidFenError(
-                f"unknown character {char!r} in FEN {_quote(text)}; a FEN holds W or B, "
+                f"unknown character {char!r} in FEN {quote(text)}; a FEN holds W or B, "
                 f"':' between sections, squares separated by ',', '-' for a range and K before "
                 f"a king, e.g. {_example(variant)!r}")
     fields = fen.split(":")
     side = fields[0].upper()
     if side not in ("W", "B"):
         raise InvalidFenError(
-            f"bad side to move {_short(fields[0])!r} in FEN {_quote(text)}; expected W or B "
+            f"bad side to move {short(fields[0], 16)!r} in FEN {quote(text)}; expected W or B "
             f"before the first ':', e.g. {_example(variant)!r}")
     turn = WHITE if side == "W" else BLACK
     masks: Dict[int, int] = {}
@@ -87,25 +85,25 @@ def _parse(text: str, variant: Variant) -> Tuple[int, int, int, int, Dict[str, i
         if counter:
             if counter.group(1) in counters:
                 raise InvalidFenError(f"the counter {counter.group(1)} is given twice in FEN "
-                                      f"{_quote(text)}")
+                                      f"{quote(text)}")
             counters[counter.group(1)] = int(counter.group(2))
             continue
         letter = section[0].upper()
         if letter not in ("W", "B"):
             raise InvalidFenError(
-                f"bad colour {section[0]!r} in FEN section {_short(section)!r}; each section "
+                f"bad colour {section[0]!r} in FEN section {short(section, 16)!r}; each section "
                 f"after the side to move starts with W or B")
         color = WHITE if letter == "W" else BLACK
         if color in masks:
             raise InvalidFenError(
-                f"the {COLOR_NAMES[color]} pieces are listed twice in FEN {_quote(text)}")
+                f"the {COLOR_NAMES[color]} pieces are listed twice in FEN {quote(text)}")
         taken = masks.get(WHITE, 0) | masks.get(BLACK, 0)
         mask, kmask = _parse_pieces(section[1:], variant, taken, COLOR_NAMES[color])
         masks[color] = mask
         kings |= kmask
     if not masks:
         raise InvalidFenError(
-            f"FEN {_quote(text)} lists no pieces; expected a section for each colour after the "
+            f"FEN {quote(text)} lists no pieces; expected a section for each colour after the "
             f"side to move, e.g. {_example(variant)!r}")
     white = masks.get(WHITE, 0)
     black = masks.get(BLACK, 0)
@@ -135,7 +133,7 @@ def _parse_pieces(text: str, variant: Variant, taken: int,
         return 0, 0  # an empty side
     for item in text.split(","):
         if not item:
-            raise InvalidFenError(f"empty square in the {color_name} pieces {_short(text)!r}; "
+            raise InvalidFenError(f"empty square in the {color_name} pieces {short(text, 16)!r}; "
                                   f"squares are separated by single commas")
         king = item[0] in "Kk"
         body = item[1:] if king else item
@@ -151,53 +149,57 @@ def _parse_pieces(text: str, variant: Variant, taken: int,
             if king:
                 kmask |= bit
         count = bin(mask).count("1")
-        if count > MAX_PIECES:
-            raise InvalidFenError(f"more than {MAX_PIECES} {color_name} pieces in the FEN; a "
-                                  f"side has at most {MAX_PIECES}")
+        most = variant.geometry.max_pieces
+        if count > most:
+            raise InvalidFenError(f"more than {most} {color_name} pieces in the FEN; a "
+                                  f"side has at most {most}")
     return mask, kmask
 
 
 def _parse_item(body: str, variant: Variant, item: str) -> List[int]:
-    """The squares (0..31) of one item: a square or a range of numbered squares."""
+    """The squares of one item: a square or a range of numbered squares."""
     parts = body.split("-")
     if len(parts) > 2:
-        raise InvalidFenError(f"cannot read {_short(item)!r} in a FEN; a range is two numbered "
+        raise InvalidFenError(f"cannot read {short(item, 16)!r} in a FEN; a range is two numbered "
                               f"squares joined by '-', e.g. 21-32")
     if len(parts) == 2:
         lo, hi = parts
         if not (_NUMBER.match(lo) and _NUMBER.match(hi)):
-            raise InvalidFenError(f"cannot read range {_short(item)!r} in a FEN; a range joins "
+            raise InvalidFenError(f"cannot read range {short(item, 16)!r} in a FEN; a range joins "
                                   f"two numbered squares, e.g. 21-32")
         first, last = _number(lo, variant), _number(hi, variant)
         if first > last:
-            raise InvalidFenError(f"range {_short(item)!r} in a FEN runs backwards; write the "
+            raise InvalidFenError(f"range {short(item, 16)!r} in a FEN runs backwards; write the "
                                   f"lower square first")
         return [variant.square_from_number(n) for n in range(first, last + 1)]
     if _NUMBER.match(body):
         return [variant.square_from_number(_number(body, variant))]
     match = _ALGEBRAIC.match(body)
     if not match:
-        raise InvalidFenError(f"cannot read {_short(item)!r} in a FEN; expected a square such "
+        raise InvalidFenError(f"cannot read {short(item, 16)!r} in a FEN; expected a square such "
                               f"as {'' if variant.numeric else 'c3 or '}22, a range such as "
                               f"21-32, or K before a king's square")
+    g = variant.geometry
     if variant.numeric:
         raise InvalidFenError(
-            f"{variant.name} FEN squares are numbers 1-32, not {_short(body)!r}")
-    file, rank = match.group(1).lower(), match.group(2)
-    if file > "h" or len(rank) != 1 or not "1" <= rank <= "8":
-        raise InvalidFenError(f"square {_short(body)} in a FEN is off the board; squares are "
-                              f"a1-h8 (or numbers 1-32)")
-    square = _sq.square_at(ord(file) - 97, int(rank) - 1)
+            f"{variant.name} FEN squares are numbers 1-{g.squares}, not {short(body, 16)!r}")
+    letters = "abcdefghijklmnop"[:2 * g.width]
+    file, rank = match.group(1).lower(), bounded_int(match.group(2), g.rows)
+    if file not in letters or rank is None or rank < 1:
+        raise InvalidFenError(f"square {short(body, 16)} in a FEN is off the board; squares are "
+                              f"a1-{letters[-1]}{g.rows} (or numbers 1-{g.squares})")
+    square = g.square_at(letters.index(file), rank - 1)
     if square is None:
         raise InvalidFenError(f"{body} is a light square; pieces stand on dark squares")
     return [square]
 
 
 def _number(digits: str, variant: Variant) -> int:
-    number = bounded_int(digits, 32)
+    last = variant.geometry.squares
+    number = bounded_int(digits, last)
     if number is None or number < 1:
-        raise InvalidFenError(f"square {_short(digits)} in a FEN is out of range; squares are "
-                              f"numbered 1-32")
+        raise InvalidFenError(f"square {short(digits, 16)} in a FEN is out of range; squares are "
+                              f"numbered 1-{last}")
     return number
 
 
@@ -222,16 +224,15 @@ def write_fen(white: int, black: int, kings: int, turn: int, variant: Variant) -
     """The PDN FEN of a position, in `variant`'s notation: White's section first, men then
     kings, squares in increasing order (numeric squares with ranges)."""
     parts = ["W" if turn == WHITE else "B"]
+    name = variant.square_name
     for letter, mask in (("W", white), ("B", black)):
-        men = mask & ~kings
-        royals = mask & kings
+        men = _sq.mask_squares(mask & ~kings)
+        royals = _sq.mask_squares(mask & kings)
         if variant.numeric:
-            number = (_sq.italian_number if variant.squares == "italian" else _sq.english_number)
-            items = _runs(sorted(number(s) for s in _sq.mask_squares(men)))
-            items += ["K" + str(n) for n in sorted(number(s) for s in _sq.mask_squares(royals))]
+            items = _runs(sorted(int(name(s)) for s in men))
+            items += ["K" + str(n) for n in sorted(int(name(s)) for s in royals)]
         else:
-            items = [_sq.ALGEBRAIC_NAMES[s] for s in _sq.mask_squares(men)]
-            items += ["K" + _sq.ALGEBRAIC_NAMES[s] for s in _sq.mask_squares(royals)]
+            items = [name(s) for s in men] + ["K" + name(s) for s in royals]
         parts.append(letter + ",".join(items))
     return ":".join(parts)
 
@@ -240,11 +241,3 @@ def _example(variant: Variant) -> str:
     return variant.start_fen if variant.numeric else "W:Wc3,e3,Kd2:Bf6,h6"
 
 
-def _short(token: str) -> str:
-    return token if len(token) <= 16 else token[:16] + "..."
-
-
-def _quote(text: str) -> str:
-    if len(text) > _QUOTE_LIMIT:
-        return repr(text[:_QUOTE_LIMIT]) + "..."
-    return repr(text)

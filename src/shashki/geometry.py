@@ -11,7 +11,7 @@ compiled, so setup.py can read it before the kernels exist.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Tuple
+from typing import Iterable, Optional, Tuple
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,18 @@ class Geometry:
         parity."""
         row, col = divmod(square, self.width)
         return 2 * col + (row % 2), row
+
+    def square_at(self, file: int, rank: int) -> Optional[int]:
+        """The square on (file, rank), both from 0, or None for a light square or off the
+        board."""
+        if not (0 <= file < 2 * self.width and 0 <= rank < self.rows) or (file + rank) % 2:
+            return None
+        return rank * self.width + file // 2
+
+    @property
+    def max_pieces(self) -> int:
+        """The most pieces a side can have: its men on every row but the two middle ones."""
+        return self.width * (self.rows // 2 - 1)
 
     @property
     def main_road_mask(self) -> int:

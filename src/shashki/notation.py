@@ -27,9 +27,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
-from . import squares as _sq
-from ._text import bounded_int
-from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from ._text import bounded_int, quote, short
+from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, InvalidSquareError
 
 if TYPE_CHECKING:
     from ._core.movegen import _RawMove
@@ -47,8 +46,6 @@ _SPLIT = re.compile(r"[-x:×]")
 _RUSSIAN_SHORT = re.compile(r"([a-h])([a-h][1-8])\Z")
 _NUMBER = re.compile(r"[0-9]+\Z")
 _ALGEBRAIC = re.compile(r"([a-z])([0-9]+)\Z")
-# longest text worth quoting whole in an error message
-_QUOTE_LIMIT = 60
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -83,11 +80,11 @@ def parse_move(board: Board, text: str) -> Move:
     variant = board.variant
     body = text.strip().rstrip(ANNOTATION_MARKS).strip().lower()
     if not body:
-        raise InvalidMoveError(f"empty move text {_quote(text)}; expected e.g. "
+        raise InvalidMoveError(f"empty move text {quote(text)}; expected e.g. "
                                f"{_example(variant)}")
-    short = _RUSSIAN_SHORT.match(body)
-    if short:
-        return _parse_russian_short(board, text, short.group(1), short.group(2))
+    russian = _RUSSIAN_SHORT.match(body)
+    if russian:
+        return _parse_russian_short(board, text, russian.group(1), russian.group(2))
     squares = parse_squares(body, variant, text)
     return _match(board, text, squares)
 
@@ -100,38 +97,42 @@ def parse_squares(body: str, variant: Variant,
     parts = _SPLIT.split(body)
     if len(parts) < 2 or any(not p.strip() for p in parts):
         raise InvalidMoveError(
-            f"cannot read move {_quote(text)}; expected squares joined by '-', 'x' or ':', "
+            f"cannot read move {quote(text)}; expected squares joined by '-', 'x' or ':', "
             f"e.g. {_example(variant)}")
     return [parse_square(p.strip(), variant, text) for p in parts]
 
 
 def parse_square(token: str, variant: Variant, text: Optional[str] = None) -> int:
-    """The square (0..31) a token names in `variant`'s notation: ``c3`` in the algebraic
-    games, ``22`` in the numeric ones."""
+    """The square a token names in `variant`'s notation: ``c3`` in the algebraic games, ``22``
+    in the numeric ones (1-32 on 8x8, 1-50 on 10x10)."""
     text = token if text is None else text
+    g = variant.geometry
+    letters = "abcdefghijklmnop"[:2 * g.width]
+    corner = f"a1-{letters[-1]}{g.rows}"
     if _NUMBER.match(token):
         if not variant.numeric:
             raise InvalidMoveError(
-                f"{variant.name} moves name squares a1-h8, not numbers: {_quote(text)}")
-        number = bounded_int(token, 32)
+                f"{variant.name} moves name squares {corner}, not numbers: {quote(text)}")
+        number = bounded_int(token, g.squares)
         if number is None or number < 1:
-            raise InvalidMoveError(f"square {_short(token)} in {_quote(text)} is out of range; "
-                                   f"{variant.name} squares are 1-32")
+            raise InvalidMoveError(f"square {short(token)} in {quote(text)} is out of range; "
+                                   f"{variant.name} squares are 1-{g.squares}")
         return variant.square_from_number(number)
     if variant.numeric:
-        raise InvalidMoveError(
-            f"{variant.name} moves name squares 1-32, not {_short(token)!r}: {_quote(text)}")
+        raise InvalidMoveError(f"{variant.name} moves name squares 1-{g.squares}, not "
+                               f"{short(token)!r}: {quote(text)}")
     match = _ALGEBRAIC.match(token)
     if not match:
-        raise InvalidMoveError(f"cannot read square {_short(token)!r} in {_quote(text)}; "
-                               f"expected a1-h8")
-    file, rank = match.groups()
-    if file > "h" or len(rank) != 1 or not "1" <= rank <= "8":
-        raise InvalidMoveError(f"square {_short(token)} in {_quote(text)} is off the board; "
-                               f"squares are a1-h8")
-    square = _sq.square_at(ord(file) - 97, int(rank) - 1)
+        raise InvalidMoveError(f"cannot read square {short(token)!r} in {quote(text)}; "
+                               f"expected {corner}")
+    file, rank_text = match.groups()
+    rank = bounded_int(rank_text, g.rows)
+    if file not in letters or rank is None or rank < 1:
+        raise InvalidMoveError(f"square {short(token)} in {quote(text)} is off the board; "
+                               f"squares are {corner}")
+    square = g.square_at(letters.index(file), rank - 1)
     if square is None:
-        raise InvalidMoveError(f"{token} in {_quote(text)} is a light square; "
+        raise InvalidMoveError(f"{token} in {quote(text)} is a light square; "
                                f"pieces move on dark squares")
     return square
 
@@ -140,19 +141,20 @@ def _parse_russian_short(board: Board, text: str, file: str,
                          dest_name: str) -> Move:
     variant = board.variant
     if variant.numeric:
-        raise InvalidMoveError(f"{variant.name} moves name squares 1-32; {_quote(text)} is the "
-                               f"russian short form, written only in the algebraic games")
-    dest = _sq.ALGEBRAIC_INDEX.get(dest_name)
-    if dest is None:
-        raise InvalidMoveError(f"{dest_name} in {_quote(text)} is a light square; "
-                               f"pieces move on dark squares")
+        raise InvalidMoveError(f"{variant.name} moves name squares by number; {quote(text)} is "
+                               f"the russian short form, written only in the algebraic games")
+    try:
+        dest = variant.square(dest_name)
+    except InvalidSquareError:
+        raise InvalidMoveError(f"{dest_name} in {quote(text)} is a light square; "
+                               f"pieces move on dark squares") from None
     moves = list(board.legal_moves)
     fits = [m for m in moves
-            if m.destination == dest and _sq.ALGEBRAIC_NAMES[m.origin][0] == file
+            if m.destination == dest and variant.square_name(m.origin)[0] == file
             and not board.kings & (1 << m.origin)]
     if not fits:
         listed = ", ".join(map(str, moves)) or "none"
-        raise IllegalMoveError(f"illegal move {_quote(text)}: no man on the {file}-file can move "
+        raise IllegalMoveError(f"illegal move {quote(text)}: no man on the {file}-file can move "
                                f"to {dest_name}; legal moves: {listed}")
     if len(fits) > 1:
         raise _ambiguous(text, fits)
@@ -176,7 +178,7 @@ def _match(board: Board, text: str, squares: List[int]) -> Move:
                 return next(m for m in ends if m.captured_mask == captured)
         name = board.variant.square_name
         raise IllegalMoveError(
-            f"illegal move {_quote(text)}: no legal move from {name(origin)} to {name(dest)} "
+            f"illegal move {quote(text)}: no legal move from {name(origin)} to {name(dest)} "
             f"takes that route; legal: {', '.join(map(str, ends))}")
     if len(ends) > 1:
         # two squares are also the full route of a single capture (and of a quiet move):
@@ -218,7 +220,7 @@ def _between(geometry: Geometry, a: int, s: int, b: int) -> bool:
 
 def _ambiguous(text: str, fits: List[Move]) -> AmbiguousMoveError:
     return AmbiguousMoveError(
-        f"{_quote(text)} fits {len(fits)} legal moves: {', '.join(map(str, fits))}; "
+        f"{quote(text)} fits {len(fits)} legal moves: {', '.join(map(str, fits))}; "
         f"write the whole route", fits)
 
 
@@ -226,12 +228,3 @@ def _example(variant: Variant) -> str:
     return "22-18 or 22x13" if variant.numeric else "c3-d4 or c3:e5"
 
 
-def _short(token: str) -> str:
-    return token if len(token) <= 12 else token[:12] + "..."
-
-
-def _quote(text: str) -> str:
-    """`text` for an error message: repr, cut short when long (fuzzed input can be huge)."""
-    if len(text) > _QUOTE_LIMIT:
-        return repr(text[:_QUOTE_LIMIT]) + "..."
-    return repr(text)

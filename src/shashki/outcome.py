@@ -52,10 +52,13 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Dict, NamedTuple, Optional
+from typing import TYPE_CHECKING, Dict, NamedTuple, Optional
 
 from .colors import BLACK, WHITE, Color
 from .geometry import EIGHT
+
+if TYPE_CHECKING:
+    from .variants import Variant
 
 #: the main road (большая дорога) of the 8x8 board: the long diagonal a1-h8
 MAIN_ROAD = EIGHT.main_road_mask
@@ -96,11 +99,16 @@ class Termination(enum.Enum):
                               "main road a1-h8: no win by the stronger side's 5th move")
     FEW_PIECES_VS_LONE_KING = ("few_pieces_vs_lone_king", "7.2.8",
                                "two pieces or fewer, at least one a king, against a lone king: "
-                               "no win by the stronger side's 5th move")
+                               "no win by the stronger side's 5th move (FMJD 6.4: 5 moves each)")
+    THREE_PIECES_VS_LONE_KING = ("three_pieces_vs_lone_king", "6.3",
+                                 "three pieces, at least one a king, against a lone king: no "
+                                 "win in 16 moves of each side (FMJD, international)")
+    KING_CROWNED = ("king_crowned", None,
+                    "the first side to crown a king wins (breakthrough)")
 
     @property
     def is_draw(self) -> bool:
-        return self is not Termination.NO_MOVES
+        return self not in (Termination.NO_MOVES, Termination.KING_CROWNED)
 
     def __repr__(self) -> str:
         return f"Termination.{self.name}"
@@ -159,28 +167,25 @@ class DrawCounters(NamedTuple):
     lone_king_plies: int
 
 
-# FMJD-64 7.2: limits in moves of the stronger side (7.2.4, 7.2.7, 7.2.8) or of each side (7.2.6);
-# the C rules (shashki/_core/draws.pxd) use these numbers
-LONE_KING_CAPTURE_MOVES = 15        # 7.2.4
-BALANCE_MOVES = ((4, 5, 30), (6, 7, 60))   # 7.2.6: (fewest pieces, most pieces, moves)
-MAIN_ROAD_MOVES = 5                 # 7.2.7
-FEW_PIECES_MOVES = 5                # 7.2.8
+# (the limits of the FMJD-64 rules are in their record, shashki.variants.FMJD_64)
 
 #: the codes of the C rules (shashki/_core/draws.pxd, enum Termination), by Termination value
 TERMINATION_CODES: Dict[str, int] = {
     "no_moves": 1, "threefold_repetition": 2, "kings_vs_lone_king": 3, "kings_only_moves": 4,
     "balance_unchanged": 5, "lone_king_on_main_road": 6, "few_pieces_vs_lone_king": 7,
-    "no_progress": 8}
+    "no_progress": 8, "three_pieces_vs_lone_king": 9, "king_crowned": 10}
 _BY_CODE = {TERMINATION_CODES[t.value]: t for t in Termination}
 
-# The FMJD-64 articles of the two rules every algebraic game shares, named when the FMJD-64
-# set is in force.
-_FMJD_ARTICLES: Dict[Termination, str] = {Termination.THREEFOLD_REPETITION: "7.2.3",
-                                          Termination.KINGS_ONLY_MOVES: "7.2.5"}
 
-
-def make_outcome(code: int, winner: Optional[Color], fmjd: bool) -> Outcome:
-    """The Outcome of the C rules' termination `code` (called by Board.outcome)."""
+def make_outcome(code: int, winner: Optional[Color], variant: Variant,
+                 endgame: bool) -> Outcome:
+    """The Outcome of the C rules' termination `code` (called by Board.outcome).  Its article is
+    the one the game's endgame rules give the termination when they are in force
+    (Variant.endgame_draws: 7.2.3 for a russian repetition, 6.4 for international's few pieces
+    against a lone king), else none."""
     termination = _BY_CODE[code]
-    article = _FMJD_ARTICLES.get(termination) if fmjd else None
-    return Outcome(winner, termination, article)
+    outcome = Outcome(winner, termination)
+    rules = variant.endgame_draws if endgame else None
+    object.__setattr__(outcome, "article",
+                       dict(rules.articles).get(termination.value) if rules else None)
+    return outcome

@@ -21,15 +21,15 @@ from __future__ import annotations
 from typing import (TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple,
                     Union)
 
-from . import squares as _sq
 from .errors import InvalidMoveError, InvalidSquareError
 from .move import Move
+from .notation import parse_square
 from .variants import WHITE, Variant
 
 if TYPE_CHECKING:
     from .board import Board
 
-#: an arrow: a Move, or a pair of squares (ints 0..31 or names in the game's notation)
+#: an arrow: a Move, or a pair of squares (ints or names in the game's notation)
 Arrow = Union[Move, Tuple[Union[int, str], Union[int, str]]]
 
 #: size of one square in the picture's own units (the viewBox); `size` scales the whole picture
@@ -74,15 +74,15 @@ def board(board: Board, size: float = 400, flipped: bool = False,
       square numbers).
     - `colors`: a dict overriding entries of DEFAULT_COLORS (CSS colours).
 
-    Raises InvalidSquareError for a square that is not one of the 32 playable ones, TypeError
+    Raises InvalidSquareError for a square that is not one of the board's playable ones, TypeError
     or ValueError for arguments of the wrong kind.
     """
     size_text = _check_size(size)
     palette = _palette(colors)
     variant = board.variant
     view = _View(variant, bool(flipped), MARGIN if coordinates else 0)
-    extent = 8 * SQUARE_SIZE + 2 * view.margin
-    moves = [] if last_move is None else [_check_move(last_move, "last_move")]
+    extent = view.extent
+    moves = [] if last_move is None else [_check_move(last_move, "last_move", variant)]
     arrow_routes = [_arrow_squares(arrow, variant) for arrow in _iterable(arrows, "arrows")]
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" '
@@ -106,6 +106,9 @@ def board(board: Board, size: float = 400, flipped: bool = False,
     return "\n".join(out)
 
 
+_LETTERS = "abcdefghijklmnop"
+
+
 class _View:
     """Where each square of a game goes in the picture."""
 
@@ -115,13 +118,18 @@ class _View:
         self.flipped = flipped
         self.margin = margin
         self.variant = variant
+        self.geometry = variant.geometry
+        self.files = 2 * self.geometry.width      # the board is square: files == rows
+        self.letters = _LETTERS[:self.files]
+        self.extent = self.files * SQUARE_SIZE + 2 * margin
 
     def column_row(self, file: int, rank: int) -> Tuple[int, int]:
         """Column (0 = left) and row (0 = top) of the internal (file, rank)."""
-        column = 7 - file if self.mirrored else file
-        row = 7 - rank
+        last = self.files - 1
+        column = last - file if self.mirrored else file
+        row = last - rank
         if self.flipped:
-            column, row = 7 - column, 7 - row
+            column, row = last - column, last - row
         return column, row
 
     def corner(self, file: int, rank: int) -> Tuple[int, int]:
@@ -129,23 +137,23 @@ class _View:
         return self.margin + column * SQUARE_SIZE, self.margin + row * SQUARE_SIZE
 
     def center(self, square: int) -> Tuple[float, float]:
-        x, y = self.corner(_sq.square_file(square), _sq.square_rank(square))
+        x, y = self.corner(*self.geometry.coords(square))
         return x + SQUARE_SIZE / 2, y + SQUARE_SIZE / 2
 
     def label(self, file: int, rank: int) -> str:
         """The name of the internal (file, rank) on this board's edges: the letter of the
         column it is drawn in (italian boards are lettered left to right as seen from White,
         so italian a1 is the light bottom-left corner) and its rank."""
-        column = 7 - file if self.mirrored else file
-        return _sq.FILES[column] + str(rank + 1)
+        column = self.files - 1 - file if self.mirrored else file
+        return self.letters[column] + str(rank + 1)
 
 
 def _squares(view: _View, palette: Mapping[str, str]) -> List[str]:
     out = []
-    for rank in range(8):
-        for file in range(8):
+    for rank in range(view.files):
+        for file in range(view.files):
             x, y = view.corner(file, rank)
-            square = _sq.square_at(file, rank)
+            square = view.geometry.square_at(file, rank)
             shade = "light" if square is None else "dark"
             extra = ""
             if square is not None and view.variant.numeric:
@@ -160,15 +168,16 @@ def _coordinates(view: _View, palette: Mapping[str, str]) -> List[str]:
     out = []
     style = (f'font-family="Helvetica,Arial,sans-serif" font-size="14" font-weight="bold" '
              f'fill="{palette["coord"]}" text-anchor="middle"')
-    extent = 8 * SQUARE_SIZE + 2 * view.margin
-    for column in range(8):
+    extent = view.extent
+    last = view.files - 1
+    for column in range(view.files):
         # the letter of a column: from White's side a..h left to right, reversed when flipped
-        letter = _sq.FILES[7 - column if view.flipped else column]
+        letter = view.letters[last - column if view.flipped else column]
         x = view.margin + column * SQUARE_SIZE + SQUARE_SIZE / 2
         for y in (view.margin - 5, extent - 6):
             out.append(f'<text class="coord file" x="{x}" y="{y}" {style}>{letter}</text>')
-    for row in range(8):
-        number = row + 1 if view.flipped else 8 - row
+    for row in range(view.files):
+        number = row + 1 if view.flipped else view.files - row
         baseline = view.margin + row * SQUARE_SIZE + SQUARE_SIZE / 2 + 5
         for x in (view.margin / 2, extent - view.margin / 2):
             out.append(f'<text class="coord rank" x="{x}" y="{baseline}" {style}>{number}</text>')
@@ -179,8 +188,8 @@ def _square_numbers(view: _View, palette: Mapping[str, str]) -> List[str]:
     """The numeric games are read by square number: each dark square shows its own in the
     top-left corner, drawn over the pieces (which leave that corner almost free)."""
     out = []
-    for square in _sq.SQUARES:
-        x, y = view.corner(_sq.square_file(square), _sq.square_rank(square))
+    for square in range(view.geometry.squares):
+        x, y = view.corner(*view.geometry.coords(square))
         out.append(f'<text class="square-number" x="{x + 2}" y="{y + 9}" '
                    f'font-family="Helvetica,Arial,sans-serif" font-size="9" '
                    f'fill="{palette["square number"]}">'
@@ -191,7 +200,7 @@ def _square_numbers(view: _View, palette: Mapping[str, str]) -> List[str]:
 def _pieces(board: Board, view: _View, palette: Mapping[str, str]) -> List[str]:
     out = []
     radius = SQUARE_SIZE * 0.38
-    for square in _sq.SQUARES:
+    for square in range(view.geometry.squares):
         piece = board.piece_at(square)
         if piece is None:
             continue
@@ -225,7 +234,7 @@ def _last_move(move: Move, view: _View, palette: Mapping[str, str]) -> List[str]
     out: List[str] = []
 
     def tint(square: int, cls: str, color: str, opacity: float) -> None:
-        x, y = view.corner(_sq.square_file(square), _sq.square_rank(square))
+        x, y = view.corner(*view.geometry.coords(square))
         out.append(f'<rect class="{cls}" x="{x}" y="{y}" width="{SQUARE_SIZE}" '
                    f'height="{SQUARE_SIZE}" fill="{color}" fill-opacity="{opacity}"/>')
 
@@ -309,11 +318,11 @@ def _palette(colors: object) -> Dict[str, str]:
     return palette
 
 
-def _check_move(move: object, what: str) -> Move:
+def _check_move(move: object, what: str, variant: Variant) -> Move:
     if not isinstance(move, Move):
         raise TypeError(f"{what} must be a Move, not {type(move).__name__}")
     for square in move.path + move.captured:
-        _check_square(square, what)
+        _check_square(square, what, variant)
     return move
 
 
@@ -328,7 +337,7 @@ def _iterable(value: Any, what: str) -> List[Any]:
 
 def _arrow_squares(arrow: Any, variant: Variant) -> Tuple[int, ...]:
     if isinstance(arrow, Move):
-        _check_move(arrow, "an arrow")
+        _check_move(arrow, "an arrow", variant)
         # a capture's arrow follows its route; a route that comes back to its origin (a king's
         # round trip) is still drawn leg by leg
         return arrow.path if arrow.is_capture else (arrow.origin, arrow.destination)
@@ -339,25 +348,25 @@ def _arrow_squares(arrow: Any, variant: Variant) -> Tuple[int, ...]:
 
 
 def _square(square: object, variant: Variant) -> int:
-    """Square 0..31 from an int or a square name in `variant`'s notation."""
+    """A square from an int or a square name in `variant`'s notation."""
     if isinstance(square, str):
-        from .notation import parse_square
         token = square.strip().lower()
         try:
             return parse_square(token, variant)
         except InvalidMoveError as error:
             raise InvalidSquareError(f"not a square of {variant.name}: {square!r} "
                                      f"({error})") from None
-    return _check_square(square, "an arrow")
+    return _check_square(square, "an arrow", variant)
 
 
-def _check_square(square: object, what: str) -> int:
+def _check_square(square: object, what: str, variant: Variant) -> int:
+    last = variant.geometry.squares - 1
     if isinstance(square, bool) or not isinstance(square, int):
-        raise TypeError(f"the squares of {what} must be ints 0..31 or square names, "
+        raise TypeError(f"the squares of {what} must be ints 0..{last} or square names, "
                         f"not {type(square).__name__}")
-    if not 0 <= square < 32:
+    if not 0 <= square <= last:
         raise InvalidSquareError(f"square {square} of {what} is out of range; squares are "
-                                 f"0..31")
+                                 f"0..{last}")
     return square
 
 

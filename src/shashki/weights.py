@@ -157,28 +157,27 @@ def _checked(name: str, value: object) -> int:
 
 
 def classic(game: Union[str, Variant]) -> Weights:
-    """The hand-set evaluation of shashki 0.1: material, a bonus per row advanced, for a man
-    on its own back row and for a piece on the centre squares (giveaway: material only,
-    negated)."""
+    """The hand-set evaluation of shashki 0.1, from the game's record (Variant.engine):
+    material, a bonus per row advanced, for a man on its own back row and for a piece on the
+    centre squares (giveaway and antidraughts: material only, negated)."""
     variant = get_variant(game)
+    record = variant.engine
     n = len(FEATURE_NAMES)
     mg = [0] * n
     if variant.reversed_goal:
-        mg[_INDEX["man"]] = -100
-        mg[_INDEX["king"]] = -102
+        mg[_INDEX["man"]] = -record.man
+        mg[_INDEX["king"]] = -record.man - 2
         return Weights(variant, mg, list(mg), "classic")
     g = variant.geometry
-    flying = variant.flying_kings
-    advance, back_rank, centre = (3 if flying else 4), 6, 4
-    mg[_INDEX["man"]] = 100
-    mg[_INDEX["king"]] = 300 if flying else 150
+    mg[_INDEX["man"]] = record.man
+    mg[_INDEX["king"]] = record.king
     for s in range(g.squares):
         row = s // g.width
         file = 2 * (s % g.width) + row % 2
         middle = g.rows // 2 - 1 <= row <= g.rows // 2 and 0 < file < 2 * g.width - 1
-        mg[_INDEX[f"pst_man_{s}"]] = advance * row + (back_rank if row == 0 else 0) + \
-            (centre if middle else 0)
-        mg[_INDEX[f"pst_king_{s}"]] = centre if middle else 0
+        mg[_INDEX[f"pst_man_{s}"]] = record.advance * row + \
+            (record.back_rank if row == 0 else 0) + (record.centre if middle else 0)
+        mg[_INDEX[f"pst_king_{s}"]] = record.centre if middle else 0
     return Weights(variant, mg, list(mg), "classic")
 
 

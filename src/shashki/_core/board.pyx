@@ -18,7 +18,7 @@ from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, MAXPATH, Position, Move as KM
 from .movegen cimport Kernel
 from .draws cimport (DrawRules, DrawState, draws_start, draws_after, draw_rule, T_NONE,
                      T_NO_MOVES, T_REPETITION, T_KINGS_VS_LONE_KING, T_KINGS_ONLY, T_BALANCE,
-                     T_MAIN_ROAD, T_FEW_PIECES, T_NO_PROGRESS)
+                     T_MAIN_ROAD, T_FEW_PIECES, T_NO_PROGRESS, T_CROWNED)
 
 from ..colors import Color
 from ..errors import IllegalMoveError, InvalidMoveError, InvalidSquareError
@@ -491,11 +491,16 @@ cdef class BoardCore:
         if ml.overflow:  # pragma: no cover - no position of these games has that many moves
             raise IllegalMoveError("the position has more legal moves than shashki can list")
         n = ml.n
+        self.nmoves = n
+        STAMPS += 1
+        self.stamp = STAMPS
+        if n == 0:
+            return 0        # (the buffers may not exist yet: no copy, not even of nothing)
         if n > self.cap_moves:
             self.grow(n)
         memcpy(self.moves, ml.moves, n * sizeof(KMove))
         memset(self.amb, 0, n)
-        if n and ml.moves[0].ncapt:
+        if ml.moves[0].ncapt:
             memcpy(self.routes, SCRATCH_ROUTES, n * sizeof(Route))
             for i in range(n):
                 for j in range(n):
@@ -503,9 +508,6 @@ cdef class BoardCore:
                             ml.moves[j].to == ml.moves[i].to:
                         self.amb[i] = 1
                         break
-        self.nmoves = n
-        STAMPS += 1
-        self.stamp = STAMPS
         return 0
 
     cdef int grow(self, int n) except -1:
@@ -740,6 +742,8 @@ cdef class BoardCore:
 
     cdef int _termination(self, int skip) except -1:
         # the first rule that ends the game here (T_NONE: it goes on), draws in `skip` passed over
+        if self.draw_rules.crowning_wins and self.pos.kings & self.pos.pieces[self.pos.turn ^ 1]:
+            return T_CROWNED
         self.generate()
         if not self.nmoves:
             return T_NO_MOVES
@@ -760,13 +764,16 @@ cdef class BoardCore:
         cdef int code = self._termination(0 if claim_draw else self.claims)
         if code == T_NONE:
             if claim_draw and (self.claims >> T_REPETITION) & 1 and self.repetition_ahead():
-                return _make_outcome(T_REPETITION, None, False)
+                return _make_outcome(T_REPETITION, None, self.variant, False)
             return None
         if code == T_NO_MOVES:
             loser = self.pos.turn
             return _make_outcome(code, COLORS[loser if self.reversed_goal else loser ^ 1],
+                                 self.variant, self.fmjd_draw_rules)
+        if code == T_CROWNED:
+            return _make_outcome(code, COLORS[self.pos.turn ^ 1], self.variant,
                                  self.fmjd_draw_rules)
-        return _make_outcome(code, None, self.fmjd_draw_rules)
+        return _make_outcome(code, None, self.variant, self.fmjd_draw_rules)
 
     def is_game_over(self, bint claim_draw=False):
         return self.outcome(claim_draw) is not None
@@ -783,7 +790,7 @@ cdef class BoardCore:
         if not self.claims:
             return False
         code = self._termination(~self.claims)
-        if code != T_NONE and code != T_NO_MOVES:
+        if code != T_NONE and code != T_NO_MOVES and code != T_CROWNED:
             return True
         return bool((self.claims >> T_REPETITION) & 1 and self.repetition_ahead())
 
@@ -806,19 +813,22 @@ cdef class BoardCore:
 # the Python side of game end (shashki.outcome), bound when that module is loaded
 from ..outcome import DrawCounters as _DrawCounters, make_outcome as _make_outcome, \
     TERMINATION_CODES as _TERMINATION_CODES
-from ..outcome import (LONE_KING_CAPTURE_MOVES as _LONE_KING_MOVES, BALANCE_MOVES as _BALANCE,
-                       MAIN_ROAD_MOVES as _ROAD_MOVES, FEW_PIECES_MOVES as _FEW_MOVES)
 
 
-cdef void set_draw_rules(DrawRules *r, object variant, bint fmjd, u64 main_road) except *:
-    """The draw rules of a game's record (shashki.variants.Variant), with or without the
-    FMJD-64 set."""
+cdef void set_draw_rules(DrawRules *r, object variant, bint endgame, u64 main_road) except *:
+    """The draw rules of a game's record (shashki.variants.Variant), with or without its
+    endgame rules (Variant.endgame_draws)."""
+    memset(r, 0, sizeof(DrawRules))
     r.kings_only_plies = 2 * variant.kings_only_limit
     r.no_progress_plies = 2 * variant.no_progress_limit
-    r.fmjd = fmjd
-    r.lone_king_moves = _LONE_KING_MOVES
-    r.balance_plies[0] = 2 * _BALANCE[0][2]
-    r.balance_plies[1] = 2 * _BALANCE[1][2]
-    r.road_moves = _ROAD_MOVES
-    r.few_moves = _FEW_MOVES
+    r.crowning_wins = variant.crowning_wins
     r.main_road = main_road
+    e = variant.endgame_draws
+    if endgame and e is not None:
+        r.lone_king_moves = e.kings_vs_lone_king
+        r.balance_plies[0] = 2 * e.balance[0]
+        r.balance_plies[1] = 2 * e.balance[1]
+        r.three_moves = e.three_vs_lone_king
+        r.three_on_road = e.three_on_main_road
+        r.few_moves = e.few_vs_lone_king
+        r.each_side = e.each_side

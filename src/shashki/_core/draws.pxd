@@ -17,16 +17,21 @@ cdef enum Termination:
     T_MAIN_ROAD = 6             # 7.2.7
     T_FEW_PIECES = 7            # 7.2.8
     T_NO_PROGRESS = 8           # english 40-move rule
+    T_THREE_PIECES = 9          # FMJD 6.3: three pieces against a lone king, anywhere
+    T_CROWNED = 10              # breakthrough: the side that crowned a king has won
 
 ctypedef struct DrawRules:
-    # the limits come from the game's record (shashki.outcome holds the FMJD-64 numbers)
-    int kings_only_plies        # plies of kings-only moves before a draw, 0 for none
-    int no_progress_plies       # plies with no man move and no capture (english), 0 for none
-    bint fmjd                   # the FMJD-64 endgame rules 7.2.4-7.2.8
+    # The limits come from the game's record (shashki.variants: kings_only_limit,
+    # no_progress_limit, EndgameDraws); 0 means the game has no such rule.
+    int kings_only_plies        # plies of kings-only moves before a draw
+    int no_progress_plies       # plies with no man move and no capture (english)
     int lone_king_moves         # 7.2.4: moves of the stronger side with 3 kings against 1
     int balance_plies[2]        # 7.2.6: with 4-5 pieces, with 6-7 pieces on the board
-    int road_moves              # 7.2.7: moves of the stronger side, the lone king on the road
-    int few_moves               # 7.2.8
+    int three_moves             # 7.2.7 / 6.3: three pieces (a king among them) against 1
+    bint three_on_road          # 7.2.7: only while the lone king is on the main road
+    int few_moves               # 7.2.8 / 6.4: two pieces or fewer (a king among them)
+    bint each_side              # the limits count the moves of each side, not the stronger's
+    bint crowning_wins          # breakthrough
     u64 main_road               # the long diagonal a1-h8 (ghost layout), for 7.2.7
 
 ctypedef struct DrawState:
@@ -42,8 +47,9 @@ cdef inline bint lone_king(u64 weak, u64 kings) noexcept nogil:
 
 cdef inline void configurations(const Position *p, const DrawRules *r, bint *road,
                                 bint *few) noexcept nogil:
-    """Whether 7.2.7 (three pieces, one a king, against a lone king on the main road) and 7.2.8
-    (two pieces or fewer, one a king, against a lone king) hold."""
+    """Whether 7.2.7 / 6.3 (three pieces, one a king, against a lone king, on the main road
+    where the rule says so) and 7.2.8 / 6.4 (two pieces or fewer, one a king, against a lone
+    king) hold."""
     cdef int c, count
     cdef u64 strong, weak
     road[0] = False
@@ -56,7 +62,7 @@ cdef inline void configurations(const Position *p, const DrawRules *r, bint *roa
         if not (lone_king(weak, p.kings) and strong & p.kings):
             continue
         count = popcount(strong)
-        if count == 3 and weak & r.main_road:
+        if count == 3 and (weak & r.main_road or not r.three_on_road):
             road[0] = True
         elif count <= 2:
             few[0] = True
@@ -65,7 +71,7 @@ cdef inline void configurations(const Position *p, const DrawRules *r, bint *roa
 cdef inline void draws_start(DrawState *d, const Position *p, const DrawRules *r) noexcept nogil:
     """The counters of a set-up position: every count starts there."""
     cdef bint road = False, few = False
-    if r.fmjd:
+    if r.three_moves or r.few_moves:
         configurations(p, r, &road, &few)
     d.halfmove = 0
     d.balance = 0
@@ -84,7 +90,7 @@ cdef inline void draws_after(DrawState *d, const Position *before, const Move *m
     else:
         d.halfmove = 0 if man_moved else d.halfmove + 1
         d.balance = 0 if m.promote else d.balance + 1
-    if r.fmjd and popcount(after.pieces[0] | after.pieces[1]) <= 4:
+    if (r.three_moves or r.few_moves) and popcount(after.pieces[0] | after.pieces[1]) <= 4:
         configurations(after, r, &road, &few)
         # 7.2.7 and 7.2.8 count from when their configuration arose and go on through changes
         # inside it (a man of the stronger side crowned, a piece of it taken): the rule names
@@ -101,10 +107,14 @@ cdef inline int moves_of(int color, int plies, int turn) noexcept nogil:
     return (plies + 1) // 2 if color != turn else plies // 2
 
 
-cdef inline bint stronger_made(const Position *p, int plies, int moves) noexcept nogil:
+cdef inline bint stronger_made(const Position *p, const DrawRules *r, int plies,
+                               int moves) noexcept nogil:
     """Whether a side whose opponent is down to a lone king has made `moves` moves in the last
-    `plies` plies (in king against king each side is the stronger one)."""
+    `plies` plies (in king against king each side is the stronger one); with `each_side`,
+    whether each side has made them."""
     cdef int c
+    if r.each_side:
+        return plies >= 2 * moves
     for c in range(2):
         if p.pieces[c] and lone_king(p.pieces[c ^ 1], p.kings) and \
                 moves_of(c, plies, p.turn) >= moves:
@@ -118,7 +128,7 @@ cdef inline int draw_rule(const DrawState *d, const Position *p, const DrawRules
     at `p`, or T_NONE; rules whose bit (1 << termination) is in `skip` are passed over (the
     claims a player has not made)."""
     cdef int c, pieces
-    if r.fmjd and not (skip >> T_KINGS_VS_LONE_KING) & 1:
+    if r.lone_king_moves and not (skip >> T_KINGS_VS_LONE_KING) & 1:
         # 7.2.4: three kings (or more) against a lone king; the stronger side may have men too
         for c in range(2):
             if lone_king(p.pieces[c ^ 1], p.kings) and popcount(p.pieces[c] & p.kings) >= 3 \
@@ -127,16 +137,16 @@ cdef inline int draw_rule(const DrawState *d, const Position *p, const DrawRules
     if r.kings_only_plies and d.halfmove >= r.kings_only_plies and \
             not (skip >> T_KINGS_ONLY) & 1:
         return T_KINGS_ONLY
-    if r.fmjd and p.pieces[0] & p.kings and p.pieces[1] & p.kings and \
+    if r.balance_plies[0] and p.pieces[0] & p.kings and p.pieces[1] & p.kings and \
             not (skip >> T_BALANCE) & 1:
         pieces = popcount(p.pieces[0] | p.pieces[1])
         if (4 <= pieces <= 5 and d.balance >= r.balance_plies[0]) or \
                 (6 <= pieces <= 7 and d.balance >= r.balance_plies[1]):
             return T_BALANCE
-    if r.fmjd and d.road >= 0 and stronger_made(p, d.road, r.road_moves) and \
-            not (skip >> T_MAIN_ROAD) & 1:
-        return T_MAIN_ROAD
-    if r.fmjd and d.few >= 0 and stronger_made(p, d.few, r.few_moves) and \
+    if r.three_moves and d.road >= 0 and stronger_made(p, r, d.road, r.three_moves) and \
+            not (skip >> (T_MAIN_ROAD if r.three_on_road else T_THREE_PIECES)) & 1:
+        return T_MAIN_ROAD if r.three_on_road else T_THREE_PIECES
+    if r.few_moves and d.few >= 0 and stronger_made(p, r, d.few, r.few_moves) and \
             not (skip >> T_FEW_PIECES) & 1:
         return T_FEW_PIECES
     if r.no_progress_plies and d.halfmove >= r.no_progress_plies and \

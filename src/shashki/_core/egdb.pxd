@@ -28,7 +28,7 @@ ctypedef struct Egdb:
     int nm                      # squares a man may stand on (all but its crowning row)
     int reversed                # giveaway: the side that cannot move wins
     int flying
-    int fmjd                    # the FMJD-64 endgame rules are applied
+    int fmjd                    # endgame rules with counters of their own (FMJD-64 7.2.4...)
     int limit                   # plies without a capture or man move before the draw
     DrawRules draws
     int max_pieces              # the most pieces of a loaded table

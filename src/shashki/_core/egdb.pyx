@@ -621,7 +621,9 @@ cdef class EgdbTables:
         self.db.reversed = reversed
         self.db.flying = flying
         self.db.draws = board.draw_rules
-        self.db.fmjd = board.draw_rules.fmjd
+        # endgame rules with their own counters (FMJD-64 7.2.4, 7.2.6-7.2.8; FMJD 6.3-6.4)
+        self.db.fmjd = (board.draw_rules.lone_king_moves or board.draw_rules.balance_plies[0]
+                        or board.draw_rules.three_moves or board.draw_rules.few_moves) != 0
         self.db.limit = board.draw_rules.kings_only_plies or board.draw_rules.no_progress_plies
         self.db.max_pieces = 0
         self.variant = board.variant

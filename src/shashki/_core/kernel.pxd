@@ -110,6 +110,11 @@ ctypedef struct KernelOps:
     # Sets *overflow when a move list overflowed (the count is then wrong).
     u64 (*perft)(const Position *p, int depth, bint unique, PerftTable *tt,
                  int *overflow) noexcept nogil
+    # a ply of a random playout, the moves not listed: -1 if the side to move must capture, else
+    # the number n of its quiet moves (the men's steps in their two forward directions, then the
+    # kings' in the four, nearest squares first), and (n > 0) move random_below(rnd, n) of them
+    # made into out
+    int (*pick_quiet)(const Position *p, u64 rnd, Move *out) noexcept nogil
 
 
 # --- helpers ------------------------------------------------------------------------------------
@@ -138,6 +143,65 @@ cdef extern from *:
     int ctz "shashki_ctz"(u64 x) noexcept nogil    # x must not be 0
     void lock "shashki_lock"(volatile char *l) noexcept nogil
     void unlock "shashki_unlock"(volatile char *l) noexcept nogil
+
+
+cdef extern from *:
+    """
+    /* The r-th set bit of a mask in one instruction, PDEP, on the x86-64 processors that have it
+       fast (Intel since Haswell, AMD since Zen 3; Zen 1 and 2 run it in microcode, slower than
+       the portable halving), chosen at run time.  Inline assembly, so that it inlines into
+       code compiled for any x86-64 (a function compiled for BMI2 alone would not). */
+    #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+    static inline unsigned long long shashki_pdep_bit(unsigned long long b, int r) {
+        unsigned long long out;
+        __asm__("pdepq %2, %1, %0" : "=r"(out) : "r"(1ULL << r), "rm"(b));
+        return out;
+    }
+    static int shashki_fast_pdep(void) {
+        __builtin_cpu_init();
+        if (!__builtin_cpu_supports("bmi2")) return 0;
+        if (__builtin_cpu_is("amd") && (__builtin_cpu_is("znver1") || __builtin_cpu_is("znver2")))
+            return 0;
+        return 1;
+    }
+    #else
+    /* never called: fast_pdep() is 0 */
+    static unsigned long long shashki_pdep_bit(unsigned long long b, int r) {
+        (void)r;
+        return b & (~b + 1);
+    }
+    static int shashki_fast_pdep(void) { return 0; }
+    #endif
+    """
+    u64 pdep_bit "shashki_pdep_bit"(u64 b, int r) noexcept nogil
+    bint fast_pdep "shashki_fast_pdep"() noexcept nogil
+
+
+cdef inline u64 nth_bit(u64 b, int r, bint pdep) noexcept nogil:
+    # the r-th set bit of b (r < popcount(b)): by PDEP where it is fast, else by halving without a
+    # branch (r is random: a branch on it, or a loop of r steps, mispredicts about once a ply)
+    cdef int at = 0
+    cdef int c, half
+    cdef u64 take
+    if pdep:
+        return pdep_bit(b, r)
+    # halves of 32, 16, 8, 4, 2 bits (a loop of fixed count: the compiler unrolls it), then 1
+    half = 32
+    while half > 1:
+        c = popcount(b & (((<u64>1) << half) - 1))
+        take = -(<u64>(r >= c))
+        r -= c & <int>take
+        at += half & <int>take
+        b >>= half & <int>take
+        half >>= 1
+    at += <int>(r >= <int>(b & 1))
+    return (<u64>1) << at
+
+
+cdef inline int random_below(u64 rnd, int n) noexcept nogil:
+    # a uniform index below n (n <= 512) from a 64-bit random number: its high 32 bits scaled,
+    # bias below n / 2**32
+    return <int>(((rnd >> 32) * <u64>n) >> 32)
 
 
 cdef inline void make_move(Position *dst, const Position *src, const Move *m) noexcept nogil:

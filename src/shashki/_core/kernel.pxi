@@ -17,7 +17,8 @@
 from libc.stdint cimport uint8_t, uint32_t
 from cpython.pycapsule cimport PyCapsule_New
 from ..kernel cimport (u64, WHITE, BLACK, MAXMOVES, MAXPATH, PROMO_KING, PROMO_MAN, PROMO_STOP,
-                      Position, Move, Route, MoveList, PerftTable, KernelOps, popcount, ctz, prefetch,
+                      Position, Move, Route, MoveList, PerftTable, KernelOps, popcount, ctz,
+                      prefetch, nth_bit, fast_pdep, random_below,
                       tt_slot, tt_probe, tt_store)
 
 cdef extern from *:
@@ -28,6 +29,8 @@ cdef extern from *:
     const u64 K_ROW_TOP         # where White's men are crowned
     const u64 K_ROW_BOTTOM      # where Black's men are crowned
     const bint K_FLYING         # kings move and capture any distance
+    const bint K_LANDS_NEXT     # a flying king lands on the square just beyond what it takes
+    const bint K_REMOVE_AT_ONCE # each piece taken leaves the board at once (no Turkish strike)
     const bint K_MEN_BACK       # men capture backward
     const bint K_MEN_TAKE_KINGS
     const int K_PROMO           # a Promotion
@@ -201,6 +204,8 @@ cdef inline void add_capture(Mode *m, Ctx *c, MoveList *ml, int f, int t, u64 to
 
 cdef inline void take(Mode *m, Ctx *c, u64 victim, u64 land, int n) noexcept nogil:
     # the n-th capture (from 0) takes `victim` and lands on `land`
+    if K_REMOVE_AT_ONCE:
+        c.empty |= victim       # its square is free at once: to pass over or land on
     if prec_kinds() and victim & c.enemy_kings:
         c.nkings += 1
         c.order |= (<uint32_t>1) << (23 - n)
@@ -210,6 +215,8 @@ cdef inline void take(Mode *m, Ctx *c, u64 victim, u64 land, int n) noexcept nog
 
 
 cdef inline void untake(Ctx *c, u64 victim, int n) noexcept nogil:
+    if K_REMOVE_AT_ONCE:
+        c.empty &= ~victim
     if prec_kinds() and victim & c.enemy_kings:
         c.nkings -= 1
         c.order &= ~((<uint32_t>1) << (23 - n))
@@ -220,7 +227,9 @@ cdef inline bint king_leg(Side *s, Mode *m, Ctx *c, u64 sq, u64 cap, int n, int 
     """A king on `sq` that has taken `cap` (n pieces) tries to capture in direction d."""
     cdef u64 t, land, l, ncap
     cdef bint cont, first
-    if came >= 0 and (d == 3 - came or (skip_same and d == came)):
+    # back the way it came the piece just taken blocks (unless it has left the board); on in
+    # the same direction from a later landing square is the route from the first one
+    if came >= 0 and ((d == 3 - came and not K_REMOVE_AT_ONCE) or (skip_same and d == came)):
         return False
     t = sh(sq, d)
     if K_FLYING:
@@ -250,14 +259,14 @@ cdef inline bint king_leg(Side *s, Mode *m, Ctx *c, u64 sq, u64 cap, int n, int 
             if king_capture(s, m, c, l, ncap, n + 1, d, not first):
                 cont = True
             first = False
-            l = sh(l, d) & c.empty
+            l = 0 if K_LANDS_NEXT else sh(l, d) & c.empty
         if not cont:
             l = land
             while l:
                 if Mode is Routing:
                     c.route.land[n] = <uint8_t>ctz(l)
                 finish(m, c, l, ncap, n + 1, True)
-                l = sh(l, d) & c.empty
+                l = 0 if K_LANDS_NEXT else sh(l, d) & c.empty
     untake(c, t, n)
     return True
 
@@ -512,6 +521,14 @@ cdef inline u64 count_king_steps(u64 kings, u64 empty, int d) noexcept nogil:
     return total
 
 
+cdef inline bint fast_count() noexcept nogil:
+    # Counting single jumps bit-parallel needs every such jump to have the same precedence key
+    # (no game that weighs the kings taken and whose men take kings) and the piece just taken
+    # to block the way back (the Turkish strike, or men that only capture forward).
+    return (prec_free() or not (prec_kinds() and K_MEN_TAKE_KINGS)) and \
+        (not K_REMOVE_AT_ONCE or not K_MEN_BACK)
+
+
 cdef inline u64 final_jumps(Side *s, u64 men, u64 jumpable, u64 empty, int d,
                             u64 *going_on) noexcept nogil:
     """Men's jumps in direction d that end the move, counted bit-parallel; the landing squares of
@@ -574,7 +591,7 @@ cdef u64 count_captures(Side *s, u64 w, u64 b, u64 k, u64 cand, bint unique,
     seen3.overflow = 0
     c.ml = &seen3
     c.unique = unique
-    if prec_free() or not (prec_kinds() and K_MEN_TAKE_KINGS):
+    if fast_count():
         final = final_jumps(s, men, jumpable, empty, 0, going_on)
         final += final_jumps(s, men, jumpable, empty, 1, going_on)
         final += final_jumps(s, men, jumpable, empty, 2, going_on)
@@ -615,7 +632,7 @@ cdef inline u64 count_moves(Side *s, u64 w, u64 b, u64 k, bint unique,
     if kings and kings_can_capture(kings, enemy, empty):
         return count_captures(s, w, b, k, cand | kings, unique, overflow)
     if cand:
-        if prec_free() or not (prec_kinds() and K_MEN_TAKE_KINGS):
+        if fast_count():
             total = final_jumps(s, cand, jumpable, empty, 0, going_on)
             total += final_jumps(s, cand, jumpable, empty, 1, going_on)
             total += final_jumps(s, cand, jumpable, empty, 2, going_on)
@@ -766,7 +783,136 @@ cdef u64 perft(Side *s, u64 w, u64 b, u64 k, int depth, bint unique, PerftTable 
     return total
 
 
+# --- moves drawn at random without listing them (the playouts) ----------------------------------
+# Most positions have no capture.  Listing their moves writes every move only for one to be kept;
+# here they are counted by popcount and only the one drawn is made: a man's step, or a king's
+# step at distance j along a direction (each square of "the squares j steps from a king along d"
+# is one move).  The rules are this kernel's: the same moves as gen_moves, in a fixed order.
+
+cdef bint PDEP = fast_pdep()
+
+
+ctypedef struct Quiet:
+    # A side's quiet moves, counted: the men's destinations in their two forward directions,
+    # and every quiet move (the kings' included).  Index r < n names one move (quiet_nth).
+    u64 steps[2]
+    int count[2]
+    int n
+
+
+cdef inline bint king_ray_scan(u64 kings, u64 enemy, u64 empty, int d, int *n) noexcept nogil:
+    # the kings' ray in direction d walked once for both questions: its squares at distance j
+    # through empty squares are quiet moves (added to n), and the piece that stops it is taken
+    # when it is an enemy with an empty square behind
+    cdef u64 front = sh(kings, d)
+    cdef u64 x
+    while True:
+        if sh(front & enemy, d) & empty:
+            return True
+        x = front & empty
+        if not x:
+            return False
+        n[0] += popcount(x)
+        if not K_FLYING:
+            return False
+        front = sh(x, d)
+
+
+cdef inline bint scan_side(Side *s, u64 w, u64 b, u64 k, Quiet *q) noexcept nogil:
+    cdef u64 own = own_of(s, w, b)
+    cdef u64 enemy = enemy_of(s, w, b)
+    cdef u64 men = own & ~k
+    cdef u64 kings = own & k
+    cdef u64 empty = K_BOARD & ~(w | b)
+    if man_jumpers(s, men, enemy if K_MEN_TAKE_KINGS else enemy & ~k, empty):
+        return True
+    q.steps[0] = sh(men, 0 if Side is White else 2) & empty
+    q.steps[1] = sh(men, 1 if Side is White else 3) & empty
+    q.count[0] = popcount(q.steps[0])
+    q.count[1] = popcount(q.steps[1])
+    q.n = q.count[0] + q.count[1]
+    if kings:
+        if (king_ray_scan(kings, enemy, empty, 0, &q.n) or
+                king_ray_scan(kings, enemy, empty, 1, &q.n) or
+                king_ray_scan(kings, enemy, empty, 2, &q.n) or
+                king_ray_scan(kings, enemy, empty, 3, &q.n)):
+            return True
+    return False
+
+
+cdef inline void quiet_move(Side *s, u64 frm, u64 to, bint king, Move *out) noexcept nogil:
+    out.ft = frm | to
+    out.captured = 0
+    out.kx = out.ft if king else to & crown_row(s)
+    out.promote = not king and out.kx != 0
+    out.routes = 1
+    out.frm = <uint8_t>ctz(frm)
+    out.to = <uint8_t>ctz(to)
+    out.ncapt = 0
+
+
+cdef inline bint king_ray_nth(Side *s, u64 kings, u64 empty, int d, int *r,
+                              Move *out) noexcept nogil:
+    # if move r lies on the kings' ray in direction d, make it; else take the ray's moves off r
+    cdef u64 x = sh(kings, d) & empty
+    cdef u64 to, frm
+    cdef int c, i
+    cdef int steps = 1
+    while x:
+        c = popcount(x)
+        if r[0] < c:
+            to = nth_bit(x, r[0], PDEP)
+            frm = to
+            for i in range(steps):
+                frm = sh(frm, 3 - d)
+            quiet_move(s, frm, to, True, out)
+            return True
+        r[0] -= c
+        if not K_FLYING:
+            return False
+        x = sh(x, d) & empty
+        steps += 1
+    return False
+
+
+cdef inline void quiet_nth_side(Side *s, u64 w, u64 b, u64 k, const Quiet *q, int r,
+                                Move *out) noexcept nogil:
+    cdef u64 to
+    cdef u64 kings = own_of(s, w, b) & k
+    cdef u64 empty = K_BOARD & ~(w | b)
+    if r < q.count[0]:
+        to = nth_bit(q.steps[0], r, PDEP)
+        quiet_move(s, sh(to, 3 if Side is White else 1), to, False, out)
+        return
+    r -= q.count[0]
+    if r < q.count[1]:
+        to = nth_bit(q.steps[1], r, PDEP)
+        quiet_move(s, sh(to, 2 if Side is White else 0), to, False, out)
+        return
+    r -= q.count[1]
+    if king_ray_nth(s, kings, empty, 0, &r, out) or king_ray_nth(s, kings, empty, 1, &r, out):
+        return
+    if king_ray_nth(s, kings, empty, 2, &r, out):
+        return
+    king_ray_nth(s, kings, empty, 3, &r, out)
+
+
 # --- the entry points this kernel exports (KernelOps) --------------------------------------------
+
+cdef inline int pick_quiet_side(Side *s, u64 w, u64 b, u64 k, u64 rnd, Move *out) noexcept nogil:
+    cdef Quiet q
+    if scan_side(s, w, b, k, &q):
+        return -1
+    if q.n:
+        quiet_nth_side(s, w, b, k, &q, random_below(rnd, q.n), out)
+    return q.n
+
+
+cdef int ops_pick_quiet(const Position *p, u64 rnd, Move *out) noexcept nogil:
+    if p.turn == WHITE:
+        return pick_quiet_side(<White *>NULL, p.pieces[0], p.pieces[1], p.kings, rnd, out)
+    return pick_quiet_side(<Black *>NULL, p.pieces[0], p.pieces[1], p.kings, rnd, out)
+
 
 cdef void ops_moves(const Position *p, MoveList *ml) noexcept nogil:
     if p.turn == WHITE:
@@ -814,6 +960,7 @@ OPS.routes = ops_routes
 OPS.count = ops_count
 OPS.must_capture = ops_must_capture
 OPS.perft = ops_perft
+OPS.pick_quiet = ops_pick_quiet
 
 #: the entry points, for shashki._core.movegen.Kernel
 ops = PyCapsule_New(&OPS, "shashki._core.KernelOps", NULL)

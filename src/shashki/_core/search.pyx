@@ -152,10 +152,12 @@ cdef enum:
                         # no iteration starts, 100: all of it, cut-short iterations used
     O_TT2 = 6           # the hash table in buckets of two entries (0: one)
     O_EXTEND = 7        # an exchange (a capture answered by a capture) costs no depth
-    NOPTIONS = 8
+    O_FADE = 8          # plies without progress after which the evaluation is halved, in the
+                        # games without a kings-only or no-progress rule (0: never)
+    NOPTIONS = 12
 
 OPTION_NAMES = ("lmr", "aspiration", "egdb", "threats", "lmr_moves", "time_use", "tt2",
-                "extend")
+                "extend", "fade")
 
 
 ctypedef struct Engine:
@@ -193,6 +195,22 @@ cdef inline int evaluate(const Engine *e, const Position *p) noexcept nogil:
     if v > EVAL_LIMIT:
         return EVAL_LIMIT
     return -EVAL_LIMIT if v < -EVAL_LIMIT else v
+
+
+cdef inline int faded(const Engine *e, const Position *p, const DrawState *d) noexcept nogil:
+    """The evaluation at a leaf of the search.  In a game whose rules never end a shuffle of
+    kings (no kings-only or no-progress limit: pool, spanish ...), it fades as the plies
+    without a man move or capture pile up (to half after `fade` plies, 0 after twice as
+    many), so that an advantage which makes no progress reads as the draw it is heading for
+    and the game ends by repetition instead of wandering."""
+    cdef int v = evaluate(e, p)
+    cdef int f = e.opt[O_FADE]
+    if f > 0 and d.halfmove > 0 and e.draws.kings_only_plies == 0 and \
+            e.draws.no_progress_plies == 0:
+        if d.halfmove >= 2 * f:
+            return 0
+        return v * (2 * f - d.halfmove) // (2 * f)
+    return v
 
 
 # --- search --------------------------------------------------------------------------------------
@@ -257,6 +275,8 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
         e.seldepth = ply
     if ply > 0 and repeated(e, key, d.halfmove):
         return 0
+    if e.draws.crowning_wins and p.kings & p.pieces[p.turn ^ 1]:
+        return ply - WIN        # breakthrough: the side that just crowned a king has won
     e.ops.moves(p, &ml)
     if ml.n == 0:
         # no legal move: the side to move has lost (won, in giveaway); sooner is bigger.  As in
@@ -274,18 +294,18 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
             score = EGDB_WIN - ply - j
             return score if k > 0 else -score
     if ply >= MAXPLY - 1:
-        return evaluate(e, p)
+        return faded(e, p, d)
     captures = ml.moves[0].ncapt > 0
     if depth <= 0 and not captures:
         if depth < 0 or not e.opt[O_THREATS]:
-            return evaluate(e, p)
+            return faded(e, p, d)
         # a quiet position at the horizon whose other side threatens to capture: one ply
         # more, below which only captures are followed
         child = p[0]
         child.turn ^= 1
         if not e.ops.must_capture(&child):
-            return evaluate(e, p)
-        score = evaluate(e, p)
+            return faded(e, p, d)
+        score = faded(e, p, d)
         if score >= beta:
             return score
     if depth < 0:
@@ -649,4 +669,5 @@ MAX_PLY = MAXPLY
 EGDB_BOUND = BOUND
 #: the search options and their defaults (Searcher.set_options)
 OPTION_DEFAULTS = (("lmr", 0), ("aspiration", 0), ("egdb", 1), ("threats", 0),
-                   ("lmr_moves", 3), ("time_use", 100), ("tt2", 0), ("extend", 0))
+                   ("lmr_moves", 3), ("time_use", 100), ("tt2", 0), ("extend", 0),
+                   ("fade", 60))

@@ -4,8 +4,9 @@
 - `shashki.apps.play`: a game against the engine in a terminal;
 - `shashki.apps.match`: matches between engine settings, with `shashki.apps.players` (engine
   specs and the player interface);
-- `shashki.apps.hub`: the Hub protocol (Scan's) on stdin/stdout, with `shashki.apps.hubtext`
-  (its line syntax, positions, moves and scores).
+- `shashki.apps.hub`: the Hub protocol (Scan's) on stdin/stdout, the engine side; its text
+  (line syntax, positions, moves, scores) is the library's `shashki.hubtext`, which the client
+  `shashki.hubclient` shares.
 
 What they share: `shashki.limits.Limit` (search limits), `shashki.apps.args` (command-line
 argument types) and `shashki.apps.records` (what a front end writes about a game).  The

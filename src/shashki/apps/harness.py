@@ -39,7 +39,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 from ..errors import ShashkiError
 from ..variants import get_variant
 from .games import play_record
-from .players import EngineSpec, PlayerStats, make_player
+from .players import EngineSpec, PlayerStats, make_player, player_name
 
 __all__ = ["HarnessError", "PairResult", "SPRT", "Tally", "elo_of", "run", "score_of"]
 
@@ -244,11 +244,16 @@ class PairResult:
 _WORKER: Dict[str, Any] = {}
 
 
-def _init(spec_a: Any, spec_b: Any, variant: str, names: Tuple[str, str]) -> None:
+def _init(spec_a: Any, spec_b: Any, variant: str, names: Optional[Tuple[str, str]],
+          depth: Optional[int] = None, movetime: Optional[float] = None) -> None:
     v = get_variant(variant)
-    _WORKER["a"] = make_player(spec_a, v, None, None, "A")
-    _WORKER["b"] = make_player(spec_b, v, None, None, "B")
+    _WORKER["a"] = make_player(spec_a, v, depth, movetime, "A")
+    _WORKER["b"] = make_player(spec_b, v, depth, movetime, "B")
     _WORKER["variant"] = v
+    if names is None:
+        names = (player_name(_WORKER["a"]), player_name(_WORKER["b"]))
+        if names[0] == names[1]:
+            names = (f"A {names[0]}", f"B {names[1]}")
     _WORKER["names"] = names
 
 
@@ -270,12 +275,15 @@ def _context() -> Any:
 
 def run(a: Any, b: Any, variant: Any, starts: Sequence[Any], *, concurrency: int = 1,
         max_moves: int = 200, sprt: Optional[SPRT] = None,
-        names: Tuple[str, str] = ("A", "B"),
-        on_pair: Optional[Callable[[PairResult, Tally], object]] = None
+        names: Optional[Tuple[str, str]] = None,
+        on_pair: Optional[Callable[[PairResult, Tally], object]] = None,
+        depth: Optional[int] = None, movetime: Optional[float] = None
         ) -> Tuple[List[PairResult], Tally, Optional[str]]:
     """Play a pair of games (colours swapped) from each of `starts` between `a` and `b`
-    (engine specs, or players that can be pickled when `concurrency` > 1), in `concurrency`
-    worker processes, until the starts run out or `sprt` decides.
+    (engine specs, ``hub:COMMAND`` for an external engine, or -- with `concurrency` 1 --
+    players), in `concurrency` worker processes, until the starts run out or `sprt` decides.
+    `depth`/`movetime` are the limit of a spec that names none and of a Hub engine.  The
+    players are named `names`, or by their own names (a Hub engine's is the one it gives).
 
     Returns (the pairs played, in the order they finished; the Tally; the SPRT's decision
     "H0"/"H1", None, or "stopped" after Ctrl-C).  `on_pair(pair, tally)` is called after
@@ -291,14 +299,14 @@ def run(a: Any, b: Any, variant: Any, starts: Sequence[Any], *, concurrency: int
     decision: Optional[str] = None
     tasks = [(i, start, max_moves) for i, start in enumerate(starts)]
     if concurrency == 1:
-        _init(a, b, variant.name, names)
+        _init(a, b, variant.name, names, depth, movetime)
         results: Iterator[PairResult] = map(_pair, tasks)
         pool = None
     else:
         for item in (a, b):
             if not isinstance(item, (str, EngineSpec)):
                 raise HarnessError("players other than engine specs play with concurrency 1")
-        pool = _context().Pool(concurrency, _init, (a, b, variant.name, names))
+        pool = _context().Pool(concurrency, _init, (a, b, variant.name, names, depth, movetime))
         results = pool.imap_unordered(_pair, tasks, chunksize=1)
     try:
         for pair in results:

@@ -1,20 +1,24 @@
 """`shashki hub`: the Hub protocol (Scan's text protocol, version 2) on stdin/stdout.
 
 Draughts GUIs and bots that drive Scan (the Hub GUI, pydraughts' ``HubEngine``, bots built on
-it) can use shashki as their engine for the five 8x8 games.  The protocol is line based::
+it, shashki's own client shashki.hubclient) can use shashki as their engine for every game it
+plays: for international and its 10x10 family it speaks the protocol as Scan does, for the 8x8
+games as pydraughts does.  The protocol is line based::
 
     hub                                   -> id name=shashki version=...
-                                             param name=variant ... / param name=hash ...
+                                             param name=variant value=russian type=enum
+                                               values="russian giveaway ... normal losing bt ..."
+                                             param name=hash ...
                                              wait
-    set-param name=variant value=italian     (before init; also accepted later when idle)
+    set-param name=variant value=normal      (before init; also accepted later when idle)
     init                                  -> ready
     new-game                                 (clears the hash table)
-    pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves="22-18 9-13"
+    pos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww moves="32-28 19-23"
     level move-time=1                        (or depth= / nodes= / [moves=] time= [inc=] /
                                               infinite; a level lasts for one search and
                                               `pos` resets it, as in Scan: no level = infinite)
     go think                              -> info depth=.. score=.. nodes=.. time=.. nps=.. pv=".."
-                                             done move=22-18 ponder=9-13
+                                             done move=32-28 ponder=19-23
     ping                                  -> pong (also during a search)
     stop / ponder-hit                        (during a search; `stop` always yields `done`)
     quit
@@ -22,26 +26,15 @@ it) can use shashki as their engine for the five 8x8 games.  The protocol is lin
 Bad input is answered with ``error message="..."`` and the engine keeps working; unknown
 arguments are ignored (the protocol asks for that so it can grow), unknown commands are not.
 
-Positions and moves (Scan defines them for 10x10 only; for 8x8 this follows what pydraughts
-0.6.x sends and expects, checked against its source and its own boards):
-
-- ``pos=`` is the side to move (``W``/``B``) then 32 characters, ``w b W B e`` (white man,
-  black man, white king, black king, empty), one per square in pydraughts' internal order:
-  square 1 is the top-left dark square seen from White, row by row (the english PDN order:
-  1 = b8, 4 = h8, 29 = a1, 32 = g1; for italian the italian order, 1 = a8 of its mirrored
-  board).  In english, where pydraughts keeps the first player (Black) internally as "white"
-  at the bottom, the string is turned round: character i is english square 33 - i and the
-  colours (and the side to move) are swapped.  ``pos`` alone or ``pos start`` is the start
-  position; as an extension a PDN FEN in the game's own notation (``W:Wa1,c3:Bh8``) is read too.
-- moves, in ``moves=`` and in ``done``/``ponder``/``pv``: numbered squares joined by ``-`` for a
-  quiet move and ``from x to x captured x captured...`` for a capture (Scan's form, every
-  captured piece listed, any order).  The numbers are pydraughts' move numbers: in russian,
-  giveaway and brazilian 1 = a1, 2 = c1, ... 5 = b2, ... 32 = h8 (row by row from White's
-  side, which is not the order of the position string); in italian and english the game's own
-  numbers.  Incoming captures may also give just ``from x to`` when that names one move.
-- scores are in men (``score=0.35``); a forced result is ``+-(100 - plies/100)``, as Scan and
-  pydraughts read it (``99.95``: a win in 5 plies).  ``nps`` is in millions of nodes per second
-  (Scan's unit); ``seldepth`` is a shashki extension.
+The games and their text are in shashki.hubtext: the `variant` parameter takes each game's Hub
+name (Scan's ``normal``, ``losing`` and ``bt`` for international, antidraughts and
+breakthrough; the game's name for the others), or any of shashki's names.  Until the variant
+is set (by ``--variant`` or ``set-param``), a position string of another board than the
+default game's is read as the first game of that board in shashki.VARIANTS (a 50-square one
+as international), so shashki stands in for Scan with a GUI that never sets the variant.
+``pos`` alone, ``pos start`` or ``pos pos=startpos`` (pydraughts' word) is the start position;
+as an extension a PDN FEN in the game's own notation (``W:W31-50:B1-20``) is read too.
+``nps`` is in millions of nodes per second (Scan's unit); ``seldepth`` is a shashki extension.
 """
 
 from __future__ import annotations
@@ -50,23 +43,23 @@ import argparse
 import dataclasses
 import sys
 import threading
-from typing import Callable, Dict, List, Mapping, Optional, TextIO, Tuple, TypeVar, Union
+from typing import Dict, List, Optional, TextIO, Tuple, Union
 
 from .. import __version__
+from .._text import bounded_int
 from ..board import Board
 from ..engine import Engine, SearchResult
 from ..errors import ShashkiError
-from ..limits import MAX_DEPTH, MIN_BUDGET, Limit
-from ..variants import RUSSIAN, VARIANTS, Variant, get_variant
+from ..hubtext import (HubProtocolError, format_line, format_value, hub_variant, move_text,
+                       parse_level, parse_line, parse_move, parse_position, position_text,
+                       score_text)
+from ..limits import MAX_DEPTH, Limit
+from ..variants import DEFAULT, VARIANTS, Variant, get_variant
 from .args import SubParsers, add_command, add_variant, whole
-from .hubtext import (HubProtocolError, format_line, format_value, move_text, parse_line,
-                      parse_move, parse_position, position_text, score_text)
 
 __all__ = ["DEFAULT_HASH_MB", "MAX_HASH_MB", "HubProtocolError", "HubSession", "add_parser",
            "cmd_hub", "format_line", "format_value", "move_text", "parse_level", "parse_line",
            "parse_move", "parse_position", "position_text", "score_text"]
-
-_N = TypeVar("_N", int, float)
 
 DEFAULT_HASH_MB = 32
 #: the largest hash table the Hub's `hash` parameter offers, MiB
@@ -74,40 +67,6 @@ MAX_HASH_MB = 4096
 _POLL_SECONDS = 0.02
 _COMMANDS = ("hub", "init", "set-param", "new-game", "pos", "level", "go", "ping", "stop",
              "ponder-hit", "quit")
-
-
-# --- search limits ---------------------------------------------------------------------------
-
-def _number(args: Mapping[str, str], key: str, kind: Callable[[str], _N]) -> Optional[_N]:
-    """The value of argument `key` read by `kind` (int or float), or None without it."""
-    if key not in args:
-        return None
-    text = args[key]
-    try:
-        return kind(text)
-    except ValueError:
-        noun = "a whole number" if kind is int else "a number"
-        raise HubProtocolError(f"{key}={text[:40]!r}: expected {noun}") from None
-
-
-def parse_level(args: Mapping[str, str]) -> Limit:
-    """The Limit of the next search from the arguments of a `level` line (Scan's
-    Search_Input): depth=, nodes=, move-time=, and a clock as time= (what is left before this
-    move's increment, which the protocol adds before every move), inc= and moves= (to the
-    next time control).  No argument: no limit, until `stop`.  Raises HubProtocolError."""
-    if ("inc" in args or "moves" in args) and "time" not in args:
-        raise HubProtocolError("inc= and moves= go with time=, the time left")
-    movetime = _number(args, "move-time", float)
-    time_left = _number(args, "time", float)
-    increment = _number(args, "inc", float) or 0.0
-    # a clock that has run out still gets a move (the GUI decides about the flag)
-    clock = None if time_left is None else max(time_left, 0.0) + increment
-    try:
-        return Limit(depth=_number(args, "depth", int), nodes=_number(args, "nodes", int),
-                     movetime=MIN_BUDGET if movetime == 0 else movetime, clock=clock,
-                     increment=increment, moves=_number(args, "moves", int) or 0)
-    except ValueError as exc:
-        raise HubProtocolError(str(exc)) from None
 
 
 # --- the engine side of the protocol ---------------------------------------------------------
@@ -151,12 +110,14 @@ class HubSession:
     board: Optional[Board]
     search: Optional[_Search]
 
-    def __init__(self, inp: TextIO, out: TextIO, variant: Union[str, Variant] = RUSSIAN,
+    def __init__(self, inp: TextIO, out: TextIO, variant: Union[str, Variant, None] = None,
                  hash_mb: int = DEFAULT_HASH_MB) -> None:
         self._in = inp
         self._out = out
         self._write_lock = threading.Lock()
-        self.variant = get_variant(variant)
+        # no game named: the default, which a position of another board replaces (see above)
+        self.variant_chosen = variant is not None
+        self.variant = DEFAULT if variant is None else get_variant(variant)
         self.hash_mb = hash_mb
         self.engine = None
         self.board = None
@@ -237,8 +198,8 @@ class HubSession:
 
     def cmd_hub(self, args: Dict[str, str]) -> None:
         self.write(format_line("id", ("name", "shashki"), ("version", __version__)))
-        names = " ".join(v.name for v in VARIANTS)
-        self.write(format_line("param", ("name", "variant"), ("value", self.variant.name),
+        names = " ".join(v.hub_name for v in VARIANTS)
+        self.write(format_line("param", ("name", "variant"), ("value", self.variant.hub_name),
                                ("type", "enum"), ("values", names)))
         self.write(format_line("param", ("name", "hash"), ("value", self.hash_mb),
                                ("type", "int"), ("min", 1), ("max", MAX_HASH_MB)))
@@ -252,18 +213,10 @@ class HubSession:
             raise HubProtocolError(f"set-param name={name} needs value=...")
         value = args["value"]
         if name == "variant":
-            variant = get_variant(value)
-            if variant != self.variant:
-                self.variant = variant
-                self.engine = None
-                self.board = None
-                self.position_error = (f"the variant changed to {variant.name}; send pos "
-                                       f"again")
+            self._set_variant(hub_variant(value))
+            self.variant_chosen = True
         elif name == "hash":
-            try:
-                mb = int(value)
-            except ValueError:
-                mb = 0
+            mb = bounded_int(value, MAX_HASH_MB) or 0 if value.isascii() and value.isdigit() else 0
             if not 1 <= mb <= MAX_HASH_MB:
                 raise HubProtocolError(f"hash={value!r}: expected MiB from 1 to {MAX_HASH_MB}")
             if mb != self.hash_mb:
@@ -272,6 +225,13 @@ class HubSession:
         else:
             raise HubProtocolError(f"unknown parameter {name[:40]!r}; shashki has variant "
                                    f"and hash")
+
+    def _set_variant(self, variant: Variant) -> None:
+        if variant != self.variant:
+            self.variant = variant
+            self.engine = None
+            self.board = None
+            self.position_error = f"the variant changed to {variant.name}; send pos again"
 
     def _engine(self) -> Engine:
         if self.engine is None:
@@ -299,9 +259,11 @@ class HubSession:
         # a bad pos leaves no position, so a later go cannot answer for the wrong one
         self.board = None
         self.level = Limit()            # Scan resets the level here
+        text = args.get("pos", "startpos")
         try:
-            if "pos" in args and "start" not in args:
-                board = parse_position(args["pos"], self.variant)
+            if text != "startpos" and "start" not in args:
+                self._board_of(text)
+                board = parse_position(text, self.variant)
             else:
                 board = Board(self.variant)
             for i, text in enumerate(args.get("moves", "").split(), start=1):
@@ -314,6 +276,17 @@ class HubSession:
             raise
         self.board = board
 
+    def _board_of(self, text: str) -> None:
+        """Before any variant is set, a Hub position string of another board than the
+        default game's switches to the first game of that board (a GUI made for Scan sends
+        international positions and may never set the variant)."""
+        if self.variant_chosen or ":" in text or \
+                len(text) == self.variant.geometry.squares + 1:
+            return
+        board = next((v for v in VARIANTS if v.geometry.squares + 1 == len(text)), None)
+        if board is not None:
+            self._set_variant(board)
+
     def cmd_level(self, args: Dict[str, str]) -> None:
         level = parse_level(args)
         self.level = level
@@ -325,8 +298,10 @@ class HubSession:
             self.write("done")
             return
         board = self.board
-        if not board.legal_moves:
-            self.error("go: the side to move has no legal move; the game is over")
+        outcome = board.outcome()
+        if outcome is not None and outcome.winner is not None:
+            # (a draw by a rule of the game still has moves, which a GUI may want played)
+            self.error(f"go: the game is over ({outcome.termination.value.replace('_', ' ')})")
             self.write("done")
             return
         engine = self._engine()
@@ -380,11 +355,13 @@ def add_parser(sub: SubParsers) -> None:
     p = add_command(sub, "hub", cmd_hub, help="speak the Hub protocol (Scan's) on stdin/stdout",
                     description="Run shashki as an engine for draughts GUIs and bots that "
                                 "speak the Hub protocol (Scan's, version 2; pydraughts' "
-                                "HubEngine).  See shashki.apps.hub for the position format "
-                                "and move notation of the 8x8 games.")
-    add_variant(p, "--variant", default=RUSSIAN.name,
-                help="the game until the GUI sets the variant parameter: "
-                     + ", ".join(v.name for v in VARIANTS))
+                                "HubEngine, shashki.hubclient), for every game shashki "
+                                "plays: 10x10 as Scan, 8x8 as pydraughts.  See "
+                                "shashki.hubtext for positions and moves.")
+    add_variant(p, "--variant",
+                help=f"the game until the GUI sets the variant parameter (default "
+                     f"{DEFAULT.name}, or international for a GUI that sends 10x10 positions "
+                     f"without setting it): " + ", ".join(v.name for v in VARIANTS))
     p.add_argument("--hash", type=whole("--hash", 1, MAX_HASH_MB), default=DEFAULT_HASH_MB,
                    metavar="MB", help=f"hash table size in MiB (default {DEFAULT_HASH_MB})")
 

@@ -13,8 +13,9 @@ draw.  Draws that a player must claim (english, WCDF: threefold repetition, 40 m
 progress) are claimed as soon as they have happened; the claim a player may make *before* a
 repeating move is not, since the side to move may be playing on to win.
 
-Players are engine specs (``"depth=4"``, ``"movetime=0.1,hash=16"``, an EngineSpec) or any
-object with a ``choose(board)`` method returning a legal Move (or its text, or a
+Players are engine specs (``"depth=4"``, ``"movetime=0.1,hash=16"``, an EngineSpec), external
+engines that speak the Hub protocol (``"hub:scan hub"``, with the match's depth or movetime), or
+any object with a ``choose(board)`` method returning a legal Move (or its text, or a
 SearchResult), so a benchmark can put another program on one side; a plain function of the
 board works too (see shashki.apps.players).  Results are from the first player's (A's) point of view.
 """
@@ -38,7 +39,7 @@ from .games import (DEFAULT_MAX_MOVES, GameRecord, StartPosition, adjudicate, pl
                     play_record)
 from .harness import SPRT, HarnessError, PairResult, Tally, run
 from .players import (DEFAULT_DEPTH, DEFAULT_HASH_MB, EnginePlayer, EngineSpec, EngineSpecError,
-                      Player, PlayerStats, make_player, player_name)
+                      Player, PlayerStats, hub_command, make_player, player_name)
 from .records import describe_outcome
 
 __all__ = ["DEFAULT_DEPTH", "DEFAULT_HASH_MB", "DEFAULT_MAX_MOVES", "MAX_GAMES",
@@ -268,8 +269,21 @@ def match(a: Union[str, EngineSpec, Player, Callable[[Board], Any]],
         raise ValueError(f"max_moves must be a positive int, not {max_moves!r}")
     pairs = games // 2
     starts = _starts(variant, openings, pairs, seed)
-    player_a = make_player(a, variant, depth, movetime, "A")
-    player_b = make_player(b, variant, depth, movetime, "B")
+    players: List[Any] = []
+    try:
+        for item, label in ((a, "A"), (b, "B")):
+            players.append(make_player(item, variant, depth, movetime, label))
+        return _play_match(players[0], players[1], variant, starts, max_moves, on_game)
+    finally:
+        # the players made here from specs end here (a Hub engine's process)
+        for player, item in zip(players, (a, b)):
+            if player is not item and hasattr(player, "close"):
+                player.close()
+
+
+def _play_match(player_a: Any, player_b: Any, variant: Variant, starts: List[StartPosition],
+                max_moves: int,
+                on_game: Optional[Callable[[GameRecord, MatchResult], object]]) -> MatchResult:
     name_a, name_b = player_name(player_a), player_name(player_b)
     if name_a == name_b:
         name_a, name_b = f"A {name_a}", f"B {name_b}"
@@ -315,7 +329,9 @@ def add_parser(sub: SubParsers) -> None:
         sub, "match", cmd_match, help="play engine settings against each other",
         description="Play engine A against engine B from opening positions, each opening "
                     "twice with colours swapped, and print the score.  An engine is a spec "
-                    "such as depth=4, movetime=0.1, nodes=20000, 'depth=6,hash=16'.")
+                    "such as depth=4, movetime=0.1, nodes=20000, 'depth=6,hash=16', or an "
+                    "external engine that speaks the Hub protocol, 'hub:COMMAND' (e.g. "
+                    "'hub:scan hub'), searching with --depth or --movetime.")
     p.add_argument("a", metavar="A", help="engine spec of player A (its score is reported)")
     p.add_argument("b", metavar="B", help="engine spec of player B")
     add_variant(p, "--variant", "-v", default=RUSSIAN.name)
@@ -384,9 +400,16 @@ def _rate(name: str) -> Callable[[str], float]:
     return parse
 
 
+def _spec(text: str, depth: Optional[int], movetime: Optional[float]) -> Union[str, EngineSpec]:
+    """A player of the command line: ``hub:COMMAND`` as it is, else an engine spec."""
+    if hub_command(text) is not None:
+        return text
+    return EngineSpec.parse(text).with_defaults(depth, movetime)
+
+
 def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
-    spec_a = EngineSpec.parse(args.a).with_defaults(args.depth, args.movetime)
-    spec_b = EngineSpec.parse(args.b).with_defaults(args.depth, args.movetime)
+    spec_a = _spec(args.a, args.depth, args.movetime)
+    spec_b = _spec(args.b, args.depth, args.movetime)
     variant = get_variant(args.variant)
     table = args.openings or variant.match_openings
     if args.sprt or args.seed is None and args.games // 2 > 1:
@@ -398,6 +421,8 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     name_a, name_b = str(spec_a), str(spec_b)
     if name_a == name_b:
         name_a, name_b = f"A {name_a}", f"B {name_b}"
+    # a Hub engine is named by what it says it is (the workers know it)
+    names = None if isinstance(spec_a, str) or isinstance(spec_b, str) else (name_a, name_b)
     print(f"match: A {spec_a} vs B {spec_b}, {variant.name}, {args.games} games"
           f"{' at most' if sprt else ''} from {table}, colours swapped per opening, cap "
           f"{args.max_moves} moves{f', {args.concurrency} at once' if args.concurrency > 1 else ''}"
@@ -406,6 +431,9 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     result = MatchResult(variant.name, name_a, name_b)
 
     def report(pair: PairResult, tally: Tally) -> None:
+        first = pair.games[0]
+        result.a, result.b = (first.white, first.black) if first.a_white else \
+            (first.black, first.white)
         for record in pair.games:
             result.games.append(record)
             a_side = "A white" if record.a_white else "A black"
@@ -425,7 +453,8 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     try:
         _, tally, decision = run(spec_a, spec_b, variant, starts,
                                  concurrency=args.concurrency, max_moves=args.max_moves,
-                                 sprt=sprt, names=(name_a, name_b), on_pair=report)
+                                 sprt=sprt, names=names, on_pair=report,
+                                 depth=args.depth, movetime=args.movetime)
     except HarnessError as exc:
         print(f"shashki match: {exc}", file=out)
         return 2
@@ -449,8 +478,8 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
         print(f"games saved to {args.save}", file=out)
     if args.log:
         elo, low_elo, high_elo = tally.elo(args.model)
-        entry = {"a": str(spec_a), "b": str(spec_b), "a_spec": spec_a.settings(),
-                 "b_spec": spec_b.settings(), "variant": variant.name,
+        entry = {"a": str(spec_a), "b": str(spec_b), "a_spec": _settings(spec_a),
+                 "b_spec": _settings(spec_b), "variant": variant.name,
                  "openings": table, "games": tally.games, "pairs": tally.pairs,
                  "wdl": [result.wins, result.draws, result.losses],
                  "pentanomial": tally.pentanomial, "elo": round(elo, 1),
@@ -462,6 +491,10 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
         with open(args.log, "a", encoding="utf-8") as handle:
             handle.write(json.dumps(entry) + "\n")
     return 0
+
+
+def _settings(spec: Union[str, EngineSpec]) -> str:
+    return spec if isinstance(spec, str) else spec.settings()
 
 
 def _clip(text: str, width: int) -> str:

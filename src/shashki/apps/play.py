@@ -29,7 +29,7 @@ from ..outcome import Outcome
 from ..pdn import Game
 from ..variants import COLOR_NAMES, Variant
 from .args import SubParsers, add_command, add_variant, seconds, whole
-from .records import describe_outcome, pdn_game
+from .records import article_text, describe_outcome, pdn_game
 
 __all__ = ["COMMANDS", "DEFAULT_LIMIT", "PlaySession", "add_parser", "cmd_play",
            "default_save_path"]
@@ -290,8 +290,9 @@ class PlaySession:
             side = "you" if outcome.winner == self.color else "shashki"
             who = f"{COLOR_NAMES[outcome.winner]} ({side}) wins"
         tag = outcome.termination.value
-        if outcome.article:
-            tag += f", FMJD-64 art. {outcome.article}"
+        article = article_text(outcome, self.variant)
+        if article:
+            tag += f", {article}"
         reason = self.reason[len("draw: "):] if outcome.winner is None else self.reason
         self.say(f"result: {self.result}, {who}: {reason} [{tag}]")
 
@@ -367,8 +368,11 @@ def _draw_rules(variant: Variant) -> str:
     if variant.no_progress_limit:
         rules.append(f"{variant.no_progress_limit} moves of each side without a man moved "
                      f"or a capture")
-    if variant.fmjd_endgame_rules:
-        rules.append("the FMJD-64 endgame rules 7.2.4-7.2.8")
+    endgame = variant.endgame_draws
+    if variant.fmjd_endgame_rules and endgame is not None:
+        articles = [a for _, a in endgame.articles]
+        where = f" ({articles[0]}-{articles[-1]})" if articles else ""
+        rules.append(f"the {endgame.name} rules of endings against a lone king{where}")
     return ", ".join(rules)
 
 

@@ -1,6 +1,7 @@
 """Who plays in a match: the built-in engine with the settings of an engine spec
-(``"depth=4"``, ``"movetime=0.1,hash=16"``), or any object with a ``choose(board)`` method, or
-a plain function of the board.
+(``"depth=4"``, ``"movetime=0.1,hash=16"``), an external engine over the Hub protocol
+(``"hub:scan hub"``: the command after ``hub:``, with the match's limit), or any object with a
+``choose(board)`` method, or a plain function of the board.
 
     >>> from shashki.apps.players import EngineSpec
     >>> spec = EngineSpec.parse("depth=4, hash=16, king=250")
@@ -14,9 +15,8 @@ a plain function of the board.
 A spec sets the search limit (depth, nodes, movetime), the hash size, a name, the evaluation
 (``eval=``: "classic", "default" or a JSON file of weights, see shashki.weights, and single
 terms such as ``king=250``), the search options (``lmr=0``, ``aspiration=25``: see
-shashki.engine.SEARCH_OPTIONS), the endgame databases (``egdb_path=FOLDER``; ``egdb=0`` probes none),
-or another program that speaks the Hub protocol (``hub='path/to/scan hub'``, see
-shashki.apps.hubclient).  Values with spaces or commas are quoted as in a shell.
+shashki.engine.SEARCH_OPTIONS) and the endgame databases (``egdb_path=FOLDER``; ``egdb=0``
+probes none).  Values with spaces or commas are quoted as in a shell.
 """
 
 from __future__ import annotations
@@ -24,18 +24,22 @@ from __future__ import annotations
 import dataclasses
 import shlex
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Optional, Protocol, Tuple, Union
+from typing import Any, Callable, Dict, Optional, Protocol, Sequence, Tuple, Union
 
 from ..board import Board
-from ..engine import EVAL_WEIGHTS, SEARCH_OPTIONS, Engine, SearchResult
+from ..engine import EVAL_WEIGHTS, SEARCH_OPTIONS, Engine, Score, SearchResult
 from ..errors import ShashkiError
+from ..hubclient import HubEngine
 from ..limits import Limit, check_hash_mb
 from ..move import Move
 from ..variants import Variant
-from .hubclient import HubPlayer
 
-__all__ = ["DEFAULT_DEPTH", "DEFAULT_HASH_MB", "EnginePlayer", "EngineSpec", "EngineSpecError",
-           "Player", "PlayerStats", "make_player", "player_name"]
+__all__ = ["DEFAULT_DEPTH", "DEFAULT_HASH_MB", "HUB_PREFIX", "EnginePlayer", "EngineSpec",
+           "EngineSpecError", "HubPlayer", "Player", "PlayerStats", "hub_command",
+           "make_player", "player_name"]
+
+#: what starts a player spec that names an external Hub engine's command
+HUB_PREFIX = "hub:"
 
 #: the search limit of a spec that names none, when the match gives none either
 DEFAULT_DEPTH = 6
@@ -60,9 +64,8 @@ class EngineSpec:
     evaluation: Optional[str] = None
     options: Tuple[Tuple[str, int], ...] = ()
     egdb: Optional[str] = None
-    hub: Optional[str] = None
 
-    KEYS = ("depth", "nodes", "movetime", "hash", "name", "eval", "egdb_path", "hub")
+    KEYS = ("depth", "nodes", "movetime", "hash", "name", "eval", "egdb_path")
 
     @property
     def depth(self) -> Optional[int]:
@@ -81,7 +84,7 @@ class EngineSpec:
         """Read ``key=value`` settings separated by commas or spaces (see the module
         docstring): depth (plies), nodes, movetime (seconds; also ``time``), hash (MiB), name,
         eval, single evaluation weights (EVAL_WEIGHTS, integers), search options
-        (SEARCH_OPTIONS, integers), egdb_path, hub."""
+        (SEARCH_OPTIONS, integers), egdb_path."""
         if isinstance(text, EngineSpec):
             return text
         if not isinstance(text, str):
@@ -129,7 +132,7 @@ class EngineSpec:
         except ValueError as exc:
             raise EngineSpecError(f"{exc} (in engine spec {text!r})") from None
         return cls(limit, hash_mb, settings.get("name"), weights, settings.get("eval"),
-                   options, settings.get("egdb_path"), settings.get("hub"))
+                   options, settings.get("egdb_path"))
 
     @property
     def has_limit(self) -> bool:
@@ -155,8 +158,8 @@ class EngineSpec:
                               ("movetime", self.movetime), ("hash", self.hash_mb))
                  if v is not None]
         parts += [f"{k}={shlex.quote(v)}" for k, v in (("eval", self.evaluation),
-                                                        ("egdb_path", self.egdb),
-                                                        ("hub", self.hub)) if v is not None]
+                                                        ("egdb_path", self.egdb))
+                  if v is not None]
         parts += [f"{k}={v}" for k, v in self.weights + self.options]
         return ",".join(parts) or "default"
 
@@ -221,6 +224,43 @@ class EnginePlayer:
         return self.engine.search(board, limit=self.spec.limit)
 
 
+class HubPlayer:
+    """An external engine driven through the Hub protocol (shashki.hubclient) with a search
+    `limit`; `close()` ends its process."""
+
+    def __init__(self, command: Sequence[str], limit: Limit, variant: Variant) -> None:
+        self.engine = HubEngine.popen(command, variant=variant)
+        self.limit = limit
+        self.name = f"{self.engine.name} {self.engine.id.get('version', '')}".strip()
+
+    def new_game(self, board: Board) -> None:
+        self.engine.new_game()
+
+    def choose(self, board: Board) -> SearchResult:
+        result = self.engine.play(board, self.limit)
+        info = result.info      # what the engine said of its search, for the match's stats
+        return SearchResult(result.move, info.score or Score(0), list(info.pv) or [result.move],
+                            info.depth or 0, info.nodes or 0, info.time or 0.0)
+
+    def close(self) -> None:
+        self.engine.quit()
+
+
+def hub_command(text: str) -> Optional[Sequence[str]]:
+    """The command of a ``hub:COMMAND`` player spec (split as a shell would), or None for
+    another spec; EngineSpecError for an empty one."""
+    if not text.startswith(HUB_PREFIX):
+        return None
+    try:
+        command = shlex.split(text[len(HUB_PREFIX):])
+    except ValueError as exc:
+        raise EngineSpecError(f"cannot read the command of {text!r}: {exc}") from None
+    if not command:
+        raise EngineSpecError(f"{text!r} names no command; expected hub:COMMAND, e.g. "
+                              f"'hub:scan hub'")
+    return command
+
+
 class _FunctionPlayer:
     def __init__(self, function: Callable[[Board], Any], name: str) -> None:
         self.function = function
@@ -232,13 +272,14 @@ class _FunctionPlayer:
 
 def make_player(item: Any, variant: Variant, depth: Optional[int],
                 movetime: Optional[float], label: str) -> Any:
-    """The player for `item` (an engine spec, a player, a function of the board), named
-    `label` unless it has a name; a spec without limits gets `depth`/`movetime`."""
+    """The player for `item` (an engine spec, ``hub:COMMAND``, a player, a function of the
+    board), named `label` unless it has a name; a spec without limits (and a Hub engine) gets
+    `depth`/`movetime`."""
+    command = hub_command(item) if isinstance(item, str) else None
+    if command is not None:
+        return HubPlayer(command, EngineSpec().with_defaults(depth, movetime).limit, variant)
     if isinstance(item, (str, EngineSpec)):
-        spec = EngineSpec.parse(item).with_defaults(depth, movetime)
-        if spec.hub is not None:
-            return HubPlayer(spec.hub, variant, spec.limit, spec.hash_mb, spec.name)
-        return EnginePlayer(spec, variant)
+        return EnginePlayer(EngineSpec.parse(item).with_defaults(depth, movetime), variant)
     if hasattr(item, "choose"):
         if not getattr(item, "name", None):
             try:

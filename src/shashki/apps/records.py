@@ -10,7 +10,7 @@ from ..board import Board
 from ..outcome import Outcome, Termination
 from ..variants import COLOR_NAMES, Variant, get_variant
 
-__all__ = ["describe_outcome", "pdn_game"]
+__all__ = ["article_text", "describe_outcome", "pdn_game"]
 
 
 def pdn_game(board: Board, *, event: str, white: str, black: str, result: str,
@@ -28,7 +28,8 @@ def pdn_game(board: Board, *, event: str, white: str, black: str, result: str,
 
 
 def describe_outcome(outcome: Outcome, variant: Union[str, Variant]) -> str:
-    """The rule that ended a game, in words: "black has no legal move", "draw: ...")."""
+    """The rule that ended a game, in words: "black has no legal move", "white crowned a king
+    first", "draw: ...")."""
     variant = get_variant(variant)
     winner = outcome.winner
     if outcome.termination is Termination.NO_MOVES and winner is not None:  # (always a winner)
@@ -36,7 +37,22 @@ def describe_outcome(outcome: Outcome, variant: Union[str, Variant]) -> str:
             return (f"{COLOR_NAMES[winner]} has no legal move, and in "
                     f"{variant.name} that wins")
         return f"{COLOR_NAMES[1 - winner]} has no legal move"
+    if winner is not None:          # breakthrough: the only other rule with a winner
+        return f"{COLOR_NAMES[winner]} wins: {outcome.termination.text}"
     text = f"draw: {outcome.termination.text}"
-    if outcome.article:
-        text += f" (FMJD-64 art. {outcome.article})"
+    article = article_text(outcome, variant)
+    if article:
+        text += f" ({article})"
     return text
+
+
+def article_text(outcome: Outcome, variant: Union[str, Variant]) -> Optional[str]:
+    """The article of the rule book that ended the game ("FMJD-64 art. 7.2.3", "FMJD art.
+    6.1"), or None."""
+    if not outcome.article:
+        return None
+    variant = get_variant(variant)
+    # the rule book whose articles the game's draw rules cite: FMJD-64 (russian), FMJD
+    # (international and its family); only those set articles
+    book = variant.endgame_draws.name if variant.endgame_draws else "FMJD-64"
+    return f"{book} art. {outcome.article}"

@@ -66,10 +66,11 @@ def variant_from_gametype(value: str) -> Variant:
                               f"shashki plays; expected {_gametype_list()}")
     if len(fields) >= 4:
         size = [bounded_int(f, 99) if _DIGITS.fullmatch(f) else None for f in fields[2:4]]
-        if size != [8, 8]:
+        g = variant.geometry
+        if size != [2 * g.width, g.rows]:
             raise InvalidPdnError(f"GameType {shorten(value)!r} describes a "
                                   f"{shorten(fields[2], 8)}x{shorten(fields[3], 8)} board; "
-                                  f"shashki plays on 8x8")
+                                  f"{variant.name} is played on {g.name}")
     return variant
 
 

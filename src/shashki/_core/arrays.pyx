@@ -1,0 +1,135 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
+"""Arrays without numpy: `Buffer`, a typed block of memory with a shape, exported through the
+buffer protocol.  ``numpy.asarray(buffer)`` and ``memoryview(buffer)`` take it without a copy;
+``buffer.tolist()`` needs neither.  Observations (Board.planes), action masks and the results
+of shashki.playouts are Buffers, so numpy stays an optional dependency.
+"""
+
+from cpython.buffer cimport PyBUF_FORMAT, PyBUF_ND, PyBUF_STRIDES, PyBUF_WRITABLE
+from cpython.mem cimport PyMem_Calloc, PyMem_Free
+from libc.string cimport memcpy
+
+# the formats Buffers hold, and their item sizes (the struct module's standard sizes match
+# the native ones for these on every platform CPython supports)
+cdef dict ITEMSIZES = {"B": 1, "b": 1, "i": 4, "f": 4, "q": 8, "Q": 8}
+
+
+cdef Buffer new_buffer(str fmt, int ndim, Py_ssize_t d0, Py_ssize_t d1=1, Py_ssize_t d2=1):
+    cdef Buffer b = Buffer.__new__(Buffer)
+    cdef Py_ssize_t dims[3]
+    cdef int i
+    if fmt not in ITEMSIZES:
+        raise ValueError(f"unsupported buffer format {fmt!r}")
+    if not 1 <= ndim <= 3:
+        raise ValueError("a Buffer has 1 to 3 dimensions")
+    dims[0] = d0
+    dims[1] = d1
+    dims[2] = d2
+    b.itemsize = ITEMSIZES[fmt]
+    b.fmt[0] = <char>ord(fmt)
+    b.fmt[1] = 0
+    b.nd = ndim
+    b.size = b.itemsize
+    for i in range(ndim):
+        if dims[i] < 0:
+            raise ValueError("a Buffer's dimensions are >= 0")
+        b.dims[i] = dims[i]
+        b.size *= dims[i]
+    # C order: the last dimension is contiguous
+    b.steps[ndim - 1] = b.itemsize
+    for i in range(ndim - 2, -1, -1):
+        b.steps[i] = b.steps[i + 1] * b.dims[i + 1]
+    # one byte at least, so that an empty Buffer still has a valid pointer to export
+    b.data = <char *>PyMem_Calloc(b.size if b.size else 1, 1)
+    if b.data == NULL:
+        raise MemoryError()
+    return b
+
+
+cdef class Buffer:
+    """A typed array: `shape`, `format` (a struct-module character: "f" float32, "B" uint8,
+    "b" int8, "i" int32, "q" int64, "Q" uint64), exported through the buffer protocol.
+
+    >>> import shashki
+    >>> mask = shashki.Board("english").legal_action_mask()
+    >>> mask.shape, mask.format, sum(mask.tolist())
+    ((1535,), 'B', 7)
+    """
+
+    def __cinit__(self):
+        self.data = NULL
+        self.exports = 0
+
+    def __dealloc__(self):
+        PyMem_Free(self.data)
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("Buffers are made by shashki (Board.planes, legal_action_mask, "
+                        "playouts), not directly")
+
+    def __getbuffer__(self, Py_buffer *view, int flags):
+        view.buf = self.data
+        view.obj = self
+        view.len = self.size
+        view.readonly = 0
+        view.itemsize = self.itemsize
+        view.format = NULL
+        if flags & PyBUF_FORMAT:
+            view.format = &self.fmt[0]
+        view.ndim = self.nd
+        view.shape = self.dims if flags & PyBUF_ND else NULL
+        view.strides = self.steps if flags & PyBUF_STRIDES == PyBUF_STRIDES else NULL
+        view.suboffsets = NULL
+        view.internal = NULL
+        self.exports += 1
+
+    def __releasebuffer__(self, Py_buffer *view):
+        self.exports -= 1
+
+    @property
+    def shape(self):
+        return tuple([self.dims[i] for i in range(self.nd)])
+
+    @property
+    def format(self):
+        return chr(self.fmt[0])
+
+    @property
+    def ndim(self):
+        return self.nd
+
+    @property
+    def nbytes(self):
+        return self.size
+
+    def __len__(self):
+        return self.dims[0]
+
+    def tolist(self):
+        """The items as (nested) lists of Python numbers."""
+        return memoryview(self).tolist()
+
+    def tobytes(self):
+        return memoryview(self).tobytes()
+
+    def __eq__(self, other):
+        if not isinstance(other, Buffer):
+            return NotImplemented
+        return self.shape == other.shape and self.format == other.format and \
+            self.tobytes() == other.tobytes()
+
+    def __repr__(self):
+        return f"<shashki Buffer {self.format!r} shape={self.shape}>"
+
+    def __reduce__(self):
+        return (_rebuild, (self.format, self.shape, self.tobytes()))
+
+
+def _rebuild(str fmt, tuple shape, bytes data):
+    dims = list(shape) + [1] * (3 - len(shape))
+    cdef Buffer b = new_buffer(fmt, len(shape), dims[0], dims[1], dims[2])
+    if len(data) != b.size:
+        raise ValueError("the data does not fit the shape")
+    memcpy(b.data, <char *>data, b.size)
+    return b

@@ -1,0 +1,588 @@
+"""A Hub client: drive an external draughts engine that speaks the Hub protocol (Scan's,
+version 2: Scan, `shashki hub`, other Hub engines) from Python, as python-chess's
+``chess.engine`` drives UCI engines.
+
+    >>> import sys, shashki
+    >>> from shashki.hubclient import HubEngine
+    >>> from shashki.limits import Limit
+    >>> with HubEngine.popen([sys.executable, "-m", "shashki", "hub", "--hash", "4"],
+    ...                      variant="international") as engine:
+    ...     board = shashki.Board("international")
+    ...     result = engine.play(board, Limit(depth=3))
+    ...     result.move in board.legal_moves
+    True
+
+`HubEngine.popen` starts the engine and makes the handshake (``hub``, its ``id`` and
+``param`` lines up to ``wait``, ``set-param``, ``init`` up to ``ready``).  `play` sends the
+game (its start position and moves, ``pos``), the limit (``level``) and ``go think``, and
+returns the engine's move as a Move of the board with its last ``info``; `analyse` does the
+same with ``go analyze``; `analysis` starts a search that runs until `HubSearch.stop`.
+``play(..., ponder=True)`` leaves the engine pondering on the move it expects in reply: the
+next `play` on that position sends ``ponder-hit``, any other ``stop`` first.
+
+Positions and moves are those of shashki.hubtext (Scan's for the 10x10 games, pydraughts' for
+8x8).  The client sets the engine's `variant` parameter to the board's game (the value the
+engine declares for it: ``normal`` for international with Scan) and sends ``init`` again when
+a parameter changed since the last one.
+
+Nothing waits for ever: each answer is awaited for `timeout` seconds (`init_timeout` for
+``ready``), a search for its time budget plus `timeout`, or for `search_timeout` when its limit
+has no time (depth, nodes); then the search is stopped.  Errors are HubError (a ValueError):
+HubTimeoutError, HubTerminatedError (the engine exited), HubEngineError (it answered
+``error``), HubVariantError (it does not play the board's game), HubMoveError (its move is
+not a legal move).
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import logging
+import queue
+import subprocess
+import threading
+import time
+from dataclasses import dataclass
+from typing import (IO, Callable, Deque, Dict, List, Mapping, Optional, Sequence, Tuple,
+                    Union)
+
+from ._text import quote
+from .board import Board
+from .errors import ShashkiError
+from .hubtext import (HubInfo, HubParam, HubProtocolError, format_line, game_text, hub_variant,
+                      level_line, parse_info, parse_line, parse_move, parse_param)
+from .limits import Limit
+from .move import Move
+from .variants import Variant, get_variant
+
+__all__ = ["DEFAULT_SEARCH_TIMEOUT", "DEFAULT_TIMEOUT", "HubEngine", "HubEngineError",
+           "HubError", "HubInfo", "HubMoveError", "HubParam", "HubSearch",
+           "HubTerminatedError", "HubTimeoutError", "HubVariantError", "PlayResult"]
+
+logger = logging.getLogger("shashki.hubclient")
+
+#: seconds an answer that should come at once (id, pong, done after stop) is awaited
+DEFAULT_TIMEOUT = 10.0
+#: seconds ``ready`` is awaited after ``init`` (an engine may load books and endgame tables)
+DEFAULT_INIT_TIMEOUT = 60.0
+#: seconds a search without a time limit (depth, nodes) may take before it is stopped
+DEFAULT_SEARCH_TIMEOUT = 600.0
+
+
+class HubError(ShashkiError):
+    """The Hub engine failed, broke the protocol, or cannot do what was asked."""
+
+
+class HubTimeoutError(HubError):
+    """The engine did not answer in time."""
+
+
+class HubTerminatedError(HubError):
+    """The engine's process ended (or closed its output)."""
+
+
+class HubEngineError(HubError):
+    """The engine answered ``error message=...``; `messages` holds what it said."""
+
+    def __init__(self, message: str, messages: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.messages = tuple(messages)
+
+
+class HubVariantError(HubError):
+    """The engine does not play the board's game."""
+
+
+class HubMoveError(HubError):
+    """The engine's move cannot be read or is not a legal move of the position."""
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    """The answer of a search: the `move` (a Move of the searched board), the `ponder` move
+    the engine expects in reply (or None), the last info and all of them."""
+
+    move: Move
+    ponder: Optional[Move]
+    info: HubInfo
+    infos: Tuple[HubInfo, ...] = ()
+    stopped: bool = False       #: the client stopped the search when its time was over
+
+
+def _check_limit(limit: object, bounded: str) -> None:
+    """HubError unless `limit` is a Limit, and (for `bounded`, the method's name) a finite
+    one: a search that must answer by itself needs one."""
+    if not isinstance(limit, Limit):
+        raise HubError(f"limit must be a shashki.limits.Limit, not {type(limit).__name__}")
+    if bounded and limit.is_infinite:
+        raise HubError(f"{bounded} needs a limit (depth, nodes or time); for a search until "
+                       f"stopped use analysis()")
+
+
+class HubSearch:
+    """A search running in the engine: its infos as they come, `ponder_hit`, `stop`, and
+    `wait` for its answer.  Made by HubEngine.analysis (and play)."""
+
+    def __init__(self, engine: HubEngine, board: Board, mode: str, limit: Limit,
+                 key: Tuple[str, Tuple[str, ...]],
+                 info: Optional[Callable[[HubInfo], object]]) -> None:
+        self.engine = engine
+        self.board = board.copy()
+        self.mode = mode            # think, ponder or analyze
+        self.limit = limit
+        self.key = key              # the game searched: its start and moves
+        self.infos: List[HubInfo] = []
+        self.callback = info
+        self.result: Optional[PlayResult] = None
+        self._stop_sent = False
+
+    @property
+    def done(self) -> bool:
+        return self.result is not None
+
+    @property
+    def info(self) -> Optional[HubInfo]:
+        """The last info read so far (lines waiting in the pipe are read first)."""
+        self.engine.poll()
+        return self.infos[-1] if self.infos else None
+
+    def stop(self) -> None:
+        """Ask the engine to end the search (its answer is then read by `wait`)."""
+        if self.result is None and not self._stop_sent:
+            self._stop_sent = True
+            self.engine.send("stop")
+
+    def ponder_hit(self) -> None:
+        """The opponent played the expected move: the pondering search becomes the search
+        for the move, its clock running from now."""
+        if self.mode == "ponder" and self.result is None:
+            self.mode = "think"
+            self.engine.send("ponder-hit")
+
+    def wait(self, timeout: Optional[float] = None) -> PlayResult:
+        """The answer, awaited `timeout` seconds (None: the limit's time budget plus the
+        engine's timeout, or its search_timeout); then the search is stopped and its answer
+        awaited the engine's timeout more.  Raises HubTimeoutError, HubMoveError."""
+        if timeout is None:
+            budget = self.limit.budget()
+            timeout = (budget + self.engine.timeout if budget is not None and
+                       self.mode != "ponder" else self.engine.search_timeout)
+        try:
+            self.engine.read_until(self, time.monotonic() + timeout)
+        except HubTimeoutError:
+            self.stop()
+            self.engine.read_until(self, time.monotonic() + self.engine.timeout)
+            assert self.result is not None
+            self.result = dataclasses.replace(self.result, stopped=True)
+        assert self.result is not None
+        return self.result
+
+    # called by the engine as it reads
+
+    def add_info(self, args: Mapping[str, str]) -> None:
+        info = parse_info(args, self.board)
+        self.infos.append(info)
+        if self.callback is not None:
+            self.callback(info)
+
+    def finish(self, args: Mapping[str, str]) -> None:
+        name = self.engine.name
+        text = args.get("move")
+        if not text:
+            raise HubMoveError(f"{name} answered done without a move in {self.board.fen()}")
+        try:
+            move = parse_move(self.board, text)
+        except HubProtocolError as exc:
+            raise HubMoveError(f"{name} played {quote(text)} in {self.board.fen()}: {exc}") \
+                from None
+        ponder = None
+        if args.get("ponder"):
+            after = self.board.copy(stack=False)
+            after.push(move)
+            try:
+                ponder = parse_move(after, args["ponder"])
+            except HubProtocolError:
+                logger.warning("%s: ignored the ponder move %s (not legal)", name,
+                               quote(args["ponder"]))
+        self.result = PlayResult(move, ponder, self.infos[-1] if self.infos else HubInfo(),
+                                 tuple(self.infos))
+
+
+class HubEngine:
+    """An engine process spoken to in the Hub protocol; make one with `popen`.
+
+    `id` holds its ``id`` line (name, version, author...), `params` its parameters, `games`
+    the shashki games it plays (by its `variant` parameter), `errors` the ``error`` messages
+    it sent.  Not for use from several threads at once, except `HubSearch.stop` and `send`.
+    """
+
+    def __init__(self, process: subprocess.Popen[str], *, timeout: float = DEFAULT_TIMEOUT,
+                 init_timeout: float = DEFAULT_INIT_TIMEOUT,
+                 search_timeout: float = DEFAULT_SEARCH_TIMEOUT) -> None:
+        self.process = process
+        self.timeout = timeout
+        self.init_timeout = init_timeout
+        self.search_timeout = search_timeout
+        self.id: Dict[str, str] = {}
+        self.params: Dict[str, HubParam] = {}
+        self.errors: List[str] = []
+        self.variant: Optional[Variant] = None
+        self._lines: queue.Queue[Optional[str]] = queue.Queue()
+        self._stderr: Deque[str] = collections.deque(maxlen=20)
+        self._write_lock = threading.Lock()
+        self._search: Optional[HubSearch] = None
+        self._ready = False
+        self._closed = False
+        assert process.stdout is not None and process.stderr is not None
+        self._start_reader(process.stdout, self._lines.put)
+        self._start_reader(process.stderr, self._stderr.append, ends=False)
+
+    @classmethod
+    def popen(cls, command: Union[str, Sequence[str]], *,
+              variant: Union[str, Variant, None] = None,
+              options: Optional[Mapping[str, object]] = None,
+              timeout: float = DEFAULT_TIMEOUT, init_timeout: float = DEFAULT_INIT_TIMEOUT,
+              search_timeout: float = DEFAULT_SEARCH_TIMEOUT, cwd: Optional[str] = None,
+              env: Optional[Mapping[str, str]] = None) -> HubEngine:
+        """Start `command` (a program, or a program and its arguments: ``["scan", "hub"]``),
+        make the handshake, set `variant` (a game, which the engine must play) and `options`
+        (its parameters by name), and ``init`` it.  Raises HubError (and OSError when the
+        program cannot be started)."""
+        argv = [command] if isinstance(command, str) else list(command)
+        process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, bufsize=1, cwd=cwd,
+                                   env=None if env is None else dict(env))
+        engine = cls(process, timeout=timeout, init_timeout=init_timeout,
+                     search_timeout=search_timeout)
+        try:
+            engine.handshake()
+            if variant is not None:
+                engine.select(get_variant(variant))
+            engine.configure(options or {})
+            engine.init()
+        except BaseException:
+            engine.close()
+            raise
+        return engine
+
+    # --- the process ------------------------------------------------------------------------
+
+    def _start_reader(self, stream: IO[str], put: Callable[[str], object],
+                      ends: bool = True) -> None:
+        """A thread that hands each line of `stream` to `put`; with `ends`, the end of the
+        stream too (None), for the engine's output."""
+        def read() -> None:
+            try:
+                for line in stream:
+                    put(line.rstrip("\r\n"))
+            except (OSError, ValueError):       # the pipe closed under us
+                pass
+            if ends:
+                self._lines.put(None)
+
+        threading.Thread(target=read, name="shashki-hubclient-reader", daemon=True).start()
+
+    @property
+    def name(self) -> str:
+        return self.id.get("name", "the Hub engine")
+
+    @property
+    def searching(self) -> Optional[HubSearch]:
+        """The search the engine is running (between moves: its pondering), or None."""
+        return self._search
+
+    def _gone(self) -> HubTerminatedError:
+        self._closed = True
+        try:
+            status = self.process.wait(self.timeout)
+        except subprocess.TimeoutExpired:
+            status = None
+        said = " | ".join(self._stderr)
+        return HubTerminatedError(
+            f"{self.name} closed its output (exit status {status})"
+            + (f"; its last error output: {said[-500:]}" if said else ""))
+
+    def send(self, line: str) -> None:
+        """Write one line to the engine."""
+        if self._closed:
+            raise HubError(f"{self.name} has been closed")
+        logger.debug("<< %s", line)
+        stdin = self.process.stdin
+        assert stdin is not None
+        try:
+            with self._write_lock:
+                stdin.write(line + "\n")
+                stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise self._gone() from None
+
+    def _read(self, deadline: float, waiting_for: str) -> Tuple[str, Dict[str, str]]:
+        """The next line the engine wrote, read by parse_line; HubTimeoutError at `deadline`."""
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                line = self._lines.get(timeout=max(left, 0.0)) if left > 0 else \
+                    self._lines.get_nowait()
+            except queue.Empty:
+                raise HubTimeoutError(f"{self.name} did not answer {waiting_for} in time") \
+                    from None
+            if line is None:
+                self._lines.put(None)           # so that every later read sees the end
+                raise self._gone()
+            logger.debug(">> %s", line)
+            if not line.strip():
+                continue
+            try:
+                return parse_line(line)
+            except HubProtocolError as exc:     # ignore what cannot be read, as Scan does
+                logger.warning("%s: ignored the line %s (%s)", self.name, quote(line), exc)
+
+    def _dispatch(self, command: str, args: Dict[str, str]) -> None:
+        """Lines that may come at any time: errors, and a running search's info and done."""
+        search = self._search
+        if command == "error":
+            message = args.get("message", "")
+            logger.warning("%s: error %s", self.name, message)
+            self.errors.append(message)
+        elif command == "info" and search is not None:
+            search.add_info(args)
+        elif command == "done" and search is not None:
+            self._search = None
+            search.finish(args)
+
+    def expect(self, command: str, deadline: float, waiting_for: str) -> Dict[str, str]:
+        """Read until a line of `command`; the arguments of that line."""
+        while True:
+            got, args = self._read(deadline, waiting_for)
+            self._dispatch(got, args)
+            if got == command:
+                return args
+            if got not in ("error", "info", "done"):
+                logger.warning("%s: ignored an unexpected %s while waiting for %s",
+                               self.name, got, command)
+
+    def read_until(self, search: HubSearch, deadline: float) -> None:
+        """Read until `search` has its answer."""
+        while search.result is None:
+            if self._search is not search:
+                raise HubError("the search was replaced before it answered")
+            got, args = self._read(deadline, f"the search ({search.mode})")
+            self._dispatch(got, args)
+
+    def poll(self) -> None:
+        """Read the lines the engine has written so far (a running search's infos)."""
+        while True:
+            try:
+                got, args = self._read(time.monotonic(), "")
+            except HubTimeoutError:
+                return                  # nothing more for now
+            self._dispatch(got, args)
+
+    # --- set-up -----------------------------------------------------------------------------
+
+    def handshake(self) -> None:
+        """``hub``: read the engine's id and parameters up to ``wait``."""
+        self.send("hub")
+        deadline = time.monotonic() + self.timeout
+        while True:
+            command, args = self._read(deadline, "hub (with wait)")
+            if command == "wait":
+                break
+            if command == "id":
+                self.id.update(args)
+            elif command == "param" and args.get("name"):
+                self.params[args["name"]] = parse_param(args)
+            else:
+                self._dispatch(command, args)
+        self.variant = self._declared_variant()
+
+    def _declared_variant(self) -> Optional[Variant]:
+        param = self.params.get("variant")
+        if param is None:
+            return None
+        try:
+            return hub_variant(param.value)
+        except HubProtocolError:
+            return None             # a game shashki does not play
+
+    @property
+    def games(self) -> Dict[Variant, str]:
+        """The games the engine plays that shashki knows, each with the engine's value of
+        its `variant` parameter."""
+        param = self.params.get("variant")
+        names: Dict[Variant, str] = {}
+        for value in (param.values or (param.value,)) if param else ():
+            try:
+                names.setdefault(hub_variant(value), value)
+            except HubProtocolError:
+                pass
+        return names
+
+    def select(self, variant: Variant) -> None:
+        """Set the engine's `variant` parameter to `variant` (``init`` follows before the
+        next search); HubVariantError when the engine does not play it.  An engine without
+        that parameter is taken at its word: its positions are then those of `variant`."""
+        if "variant" not in self.params or variant == self.variant:
+            self.variant = variant
+            return
+        value = self.games.get(variant)
+        if value is None:
+            plays = ", ".join(v.name for v in self.games) or "none that shashki knows"
+            raise HubVariantError(f"{self.name} does not play {variant.name}; it plays {plays}")
+        self.configure({"variant": value})
+        self.variant = variant
+
+    def configure(self, options: Mapping[str, object]) -> None:
+        """Set engine parameters by name (``set-param``); ``init`` follows before the next
+        search.  HubError for a parameter the engine did not declare."""
+        for name, value in options.items():
+            if name not in self.params:
+                raise HubError(f"{self.name} has no parameter {quote(name)}; it has "
+                               + (", ".join(self.params) or "none"))
+            text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+            self.send(format_line("set-param", ("name", name), ("value", text)))
+            self.params[name] = dataclasses.replace(self.params[name], value=text)
+            if name == "variant":
+                self.variant = self._declared_variant()
+            self._ready = False
+
+    def init(self) -> None:
+        """``init`` up to ``ready``; HubEngineError when the engine refused a parameter."""
+        self._stop_search()
+        errors = len(self.errors)
+        self.send("init")
+        self.expect("ready", time.monotonic() + self.init_timeout, "init (with ready)")
+        self._ready = True
+        if len(self.errors) > errors:
+            raise HubEngineError(f"{self.name} refused its settings: "
+                                 + "; ".join(self.errors[errors:]), self.errors[errors:])
+
+    def ping(self) -> None:
+        """``ping`` and wait for ``pong`` (also during a search, whose lines are kept)."""
+        self.send("ping")
+        self.expect("pong", time.monotonic() + self.timeout, "ping (with pong)")
+
+    def new_game(self) -> None:
+        """``new-game``: the next search is unrelated to the previous ones."""
+        self._stop_search()
+        self.send("new-game")
+
+    # --- searches ---------------------------------------------------------------------------
+
+    def _stop_search(self) -> None:
+        search = self._search
+        if search is not None:
+            search.stop()
+            self.read_until(search, time.monotonic() + self.timeout)
+
+    def _go(self, board: Board, limit: Limit, mode: str,
+            info: Optional[Callable[[HubInfo], object]]) -> HubSearch:
+        outcome = board.outcome()
+        if outcome is not None and outcome.winner is not None:
+            raise HubError(f"the game is over ({outcome.termination.value}); a Hub engine is "
+                           f"never asked to search a finished game")
+        self._stop_search()
+        self.select(board.variant)
+        if not self._ready:
+            self.init()
+        key = game_text(board)
+        pairs: List[Tuple[str, object]] = [("pos", key[0])]
+        if key[1]:
+            pairs.append(("moves", " ".join(key[1])))
+        errors = len(self.errors)
+        self.send(format_line("pos", *pairs))
+        self.send(level_line(limit))
+        # a round trip, so that a refused position is reported before any search starts
+        self.ping()
+        if len(self.errors) > errors:
+            raise HubEngineError(f"{self.name} refused the position {board.fen()}: "
+                                 + "; ".join(self.errors[errors:]), self.errors[errors:])
+        search = HubSearch(self, board, mode, limit, key, info)
+        self._search = search
+        self.send(f"go {mode}")
+        return search
+
+    def play(self, board: Board, limit: Limit, *, ponder: bool = False,
+             info: Optional[Callable[[HubInfo], object]] = None,
+             timeout: Optional[float] = None) -> PlayResult:
+        """The engine's move in `board` within `limit` (``go think``); `info(HubInfo)` is
+        called for each info line.  With `ponder`, the engine then ponders on its expected
+        reply until the next call.  `timeout`: see HubSearch.wait."""
+        _check_limit(limit, "play")
+        pending = self._search
+        if pending is not None and pending.mode == "ponder" and pending.key == game_text(board):
+            pending.callback = info
+            pending.ponder_hit()
+            search = pending
+        else:
+            search = self._go(board, limit, "think", info)
+        result = search.wait(timeout)
+        if ponder and result.ponder is not None:
+            after = board.copy()
+            after.push(result.move)
+            after.push(result.ponder)
+            outcome = after.outcome()
+            if outcome is None or outcome.winner is None:
+                self._go(after, limit, "ponder", None)
+        return result
+
+    def analyse(self, board: Board, limit: Limit, *,
+                info: Optional[Callable[[HubInfo], object]] = None,
+                timeout: Optional[float] = None) -> PlayResult:
+        """``go analyze`` within `limit`: the engine's answer with its infos."""
+        _check_limit(limit, "analyse")
+        return self._go(board, limit, "analyze", info).wait(timeout)
+
+    def analysis(self, board: Board, limit: Limit = Limit(), *,
+                 info: Optional[Callable[[HubInfo], object]] = None) -> HubSearch:
+        """Start ``go analyze`` (no limit: until `HubSearch.stop`) and return the search."""
+        _check_limit(limit, "")
+        return self._go(board, limit, "analyze", info)
+
+    # --- the end ----------------------------------------------------------------------------
+
+    def quit(self) -> int:
+        """``quit``, and wait for the process to end (it is killed after `timeout`); its
+        exit status."""
+        if not self._closed:
+            try:
+                self._stop_search()
+            except HubError:
+                pass                # going away anyway
+            try:
+                self.send("quit")
+            except HubError:
+                pass
+        return self.close()
+
+    def close(self) -> int:
+        """End the process (killed unless it has ended within `timeout` of closing its
+        input) and close the pipes; its exit status.  Safe to call twice."""
+        self._closed = True
+        for stream in (self.process.stdin,):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        try:
+            status = self.process.wait(self.timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            status = self.process.wait(self.timeout)
+        for stream in (self.process.stdout, self.process.stderr):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        return status
+
+    def __enter__(self) -> HubEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.quit()
+
+    def __repr__(self) -> str:
+        return f"<HubEngine {self.name!r} pid={self.process.pid}>"

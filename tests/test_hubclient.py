@@ -1,0 +1,309 @@
+"""The Hub client (shashki.hubclient) against `python -m shashki hub` in every game, and
+against small fake engines that break the protocol in the ways a real one may (silence, an
+illegal move, an early exit, a refused position, no answer to stop)."""
+
+import sys
+import textwrap
+import time
+
+import pytest
+
+import shashki
+import shashki.engine
+from shashki import hubclient, hubtext
+from shashki.apps.match import adjudicate
+from shashki.engine import Engine
+from shashki.hubtext import move_text
+from shashki.hubclient import (HubEngine, HubEngineError, HubError, HubMoveError,
+                               HubTerminatedError, HubTimeoutError, HubVariantError)
+from shashki.limits import Limit
+
+HUB = [sys.executable, "-m", "shashki", "hub", "--hash", "4"]
+GAMES = [v.name for v in shashki.VARIANTS]
+SCAN_NAMES = {"international": "normal", "antidraughts": "losing", "breakthrough": "bt"}
+
+
+@pytest.fixture(scope="module")
+def hub():
+    """One `shashki hub` for the module: the games switch its variant parameter."""
+    engine = HubEngine.popen(HUB)
+    yield engine
+    assert engine.quit() == 0
+
+
+@pytest.fixture
+def started():
+    """HubEngine.popen, each engine it starts closed at the end of the test."""
+    engines = []
+
+    def popen(command, **kwargs):
+        engine = HubEngine.popen(command, **kwargs)
+        engines.append(engine)
+        return engine
+
+    yield popen
+    for engine in engines:
+        engine.close()
+
+
+@pytest.fixture
+def fresh(started):
+    """A `shashki hub` of the test's own."""
+    return lambda **kwargs: started(HUB, **kwargs)
+
+
+def test_handshake(hub):
+    assert hub.name == "shashki" and hub.id["version"] == shashki.__version__
+    assert hub.params["variant"].type == "enum"
+    assert hub.params["hash"].type == "int" and hub.params["hash"].min == "1"
+    # every game, under the name the engine declares for it (Scan's names for Scan's games)
+    assert {v.name: name for v, name in hub.games.items()} == \
+        {g: SCAN_NAMES.get(g, g) for g in GAMES}
+    assert shashki.engine.HubEngine is HubEngine and shashki.engine.HubError is HubError
+    assert repr(hub).startswith("<HubEngine 'shashki' pid=")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_full_games_against_the_built_in_engine(hub, game):
+    """`shashki hub` through the client against the in-process engine, to the end of the
+    game (the client first in every other game); every move the client returns is a legal
+    move of the board, every pv a legal line."""
+    board = shashki.Board(game)
+    engine = Engine(game, 4)
+    client_side = board.turn if GAMES.index(game) % 2 == 0 else board.turn.other
+    hub.new_game()
+    infos = []
+    while adjudicate(board) is None:
+        assert len(board.move_stack) < 1000, "the game did not end"
+        if board.turn == client_side:
+            result = hub.play(board, Limit(depth=3), info=infos.append)
+            assert result.move in board.legal_moves
+            assert 1 <= result.info.depth <= 3 and result.info.pv[:1] == (result.move,)
+            if result.ponder is not None:
+                after = board.copy()
+                after.push(result.move)
+                assert result.ponder in after.legal_moves
+            move = result.move
+        else:
+            move = engine.search(board, depth=3).best_move
+        board.push(move)
+    assert infos and all(i.nodes and i.score is not None for i in infos)
+    for info in infos[:20]:
+        assert info.pv and info.time is not None and info.nps is not None
+
+
+def test_the_engine_follows_the_game(hub):
+    # the moves go with the position (for repetitions): the engine sees the game's history
+    board = shashki.Board("international")
+    for text in ["32-28", "19-23", "28x19"]:
+        board.push(text)
+    result = hub.play(board, Limit(depth=2))
+    assert result.move in board.legal_moves and str(result.move).startswith(("13x", "14x"))
+    # a board set up from a FEN is sent as that position
+    board = shashki.Board("english", "W:W18,27:B14,15,10,7")
+    move = hub.play(board, Limit(depth=2)).move
+    assert move_text(move, "english") in {"18x2x7x15", "18x9x14"}
+
+
+def test_limits(hub):
+    board = shashki.Board("russian")
+    for limit in [Limit(nodes=2000), Limit(movetime=0.05), Limit(clock=2.0, increment=0.1),
+                  Limit(clock=3.0, moves=10), Limit(depth=12, movetime=0.05)]:
+        assert hub.play(board, limit).move in board.legal_moves
+    result = hub.analyse(board, Limit(depth=4))
+    assert result.info.depth == 4 and result.move in board.legal_moves
+
+
+def test_analysis_until_stopped(hub):
+    board = shashki.Board("italian")
+    search = hub.analysis(board)
+    assert hub.searching is search and not search.done
+    deadline = time.monotonic() + 10
+    while search.info is None:              # the infos are read as they come
+        assert time.monotonic() < deadline, "no info from an infinite search"
+        time.sleep(0.01)
+    hub.ping()                              # answered during the search
+    search.stop()
+    result = search.wait()
+    assert result.move in board.legal_moves and hub.searching is None
+    assert result.infos[-1] == result.info
+
+
+def test_ponder(hub):
+    board = shashki.Board("international")
+    result = hub.play(board, Limit(movetime=0.1), ponder=True)
+    assert result.ponder is not None
+    pondering = hub.searching
+    assert pondering is not None and pondering.mode == "ponder"
+    # the opponent plays the expected move: ponder-hit, and that search gives the move
+    board.push(result.move)
+    board.push(result.ponder)
+    answer = hub.play(board, Limit(movetime=0.1), ponder=True)
+    assert pondering.done and pondering.result == answer and answer.move in board.legal_moves
+    # another position: the pondering search is stopped and a new one started
+    pondering = hub.searching
+    assert pondering is not None and not pondering.done
+    board = shashki.Board("international")
+    again = hub.play(board, Limit(depth=2))
+    assert pondering.done and pondering.result is not again
+    assert again.move in board.legal_moves and hub.searching is None
+
+
+def test_bad_requests(hub):
+    board = shashki.Board("russian")
+    with pytest.raises(HubError, match="needs a limit"):
+        hub.play(board, Limit())
+    with pytest.raises(HubError, match="needs a limit"):
+        hub.analyse(board, Limit())
+    with pytest.raises(HubError, match="must be a shashki.limits.Limit"):
+        hub.play(board, 4)
+    with pytest.raises(HubError, match="has no parameter 'threads'"):
+        hub.configure({"threads": 2})
+    over = shashki.Board("breakthrough", "B:WK1:B30")
+    with pytest.raises(HubError, match="game is over"):
+        hub.play(over, Limit(depth=2))
+    assert isinstance(HubError("x"), ValueError)
+    assert hub.play(board, Limit(depth=1)).move in board.legal_moves     # still working
+
+
+def test_configure_and_init_again(fresh):
+    engine = fresh(variant="pool", options={"hash": 2})
+    assert engine.params["hash"].value == "2" and engine.params["variant"].value == "pool"
+    board = shashki.Board("pool")
+    assert engine.play(board, Limit(depth=2)).move in board.legal_moves
+    engine.configure({"hash": 3})           # init again before the next search
+    assert engine.play(board, Limit(depth=2)).move in board.legal_moves
+    assert engine.quit() == 0
+    with pytest.raises(HubError, match="closed"):
+        engine.play(board, Limit(depth=2))
+    assert engine.close() == 0              # twice is harmless
+
+
+# --- engines that break the protocol -----------------------------------------------------
+
+FAKE = textwrap.dedent('''
+    """A Hub engine for the client's tests, with one way of failing (argv[1])."""
+    import sys
+    from shashki import hubtext
+
+    mode = sys.argv[1]
+    variant, board = "international", None
+
+    def say(line):
+        print(line, flush=True)
+
+    def first_move():
+        return hubtext.move_text(next(iter(board.legal_moves)), board.variant)
+
+    for line in sys.stdin:
+        if not line.strip() or mode == "silent":
+            continue
+        command, args = hubtext.parse_line(line)
+        if command == "hub":
+            say("id name=fake version=1")
+            # Scan's games, two of which shashki does not play
+            say('param name=variant value=normal type=enum values="normal killer bt frisian '
+                'losing"')
+            say("wait")
+        elif command == "set-param" and args.get("name") == "variant":
+            variant = args["value"]
+        elif command == "init":
+            say("ready")
+        elif command == "ping":
+            say("pong")
+        elif command == "pos":
+            if mode == "refuse-position":
+                say('error message="bad position"')
+                continue
+            board = hubtext.parse_position(args["pos"], hubtext.hub_variant(variant))
+            for text in args.get("moves", "").split():
+                board.push(hubtext.parse_move(board, text))
+        elif command == "go":
+            say("info depth=1 score=0.25 nodes=7 pv=" + first_move())
+            if mode == "exit":
+                sys.exit(3)
+            elif mode == "illegal":
+                say("done move=99-98")
+            elif mode == "no-move":
+                say("done")
+            elif mode not in ("no-done", "done-at-stop"):
+                say("done move=" + first_move())
+        elif command == "stop" and mode == "done-at-stop":
+            say("done move=" + first_move())
+        elif command == "quit":
+            break
+''')
+
+
+@pytest.fixture
+def fake(tmp_path, started):
+    """A fake engine that fails in the way its mode says."""
+    script = tmp_path / "fake_hub.py"
+    script.write_text(FAKE)
+    return lambda mode, **kwargs: started([sys.executable, str(script), mode], **kwargs)
+
+
+def test_scan_like_engine_plays_its_games_only(fake):
+    engine = fake("good")
+    assert {v.name: name for v, name in engine.games.items()} == SCAN_NAMES
+    assert engine.variant.name == "international"           # its declared value
+    board = shashki.Board("breakthrough")
+    result = engine.play(board, Limit(depth=1))
+    assert result.move in board.legal_moves and engine.params["variant"].value == "bt"
+    assert result.info.score == shashki.engine.Score(25) and result.info.nodes == 7
+    with pytest.raises(HubVariantError, match="fake does not play russian; it plays "
+                                              "international, breakthrough, antidraughts"):
+        engine.play(shashki.Board("russian"), Limit(depth=1))
+
+
+def test_an_engine_that_never_answers(fake):
+    with pytest.raises(HubTimeoutError, match="did not answer hub"):
+        fake("silent", timeout=0.5)         # and popen closed the process it started
+
+
+@pytest.mark.parametrize("mode,error,match", [
+    ("illegal", HubMoveError, "played '99-98'.*off the board"),
+    ("no-move", HubMoveError, "done without a move"),
+    ("exit", HubTerminatedError, r"closed its output \(exit status 3\)"),
+    ("refuse-position", HubEngineError, "refused the position .*: bad position")])
+def test_an_engine_that_fails_a_search(fake, mode, error, match):
+    engine = fake(mode)
+    with pytest.raises(error, match=match):
+        engine.play(shashki.Board("international"), Limit(depth=1))
+
+
+def test_a_search_that_overruns_is_stopped(fake):
+    engine = fake("done-at-stop", timeout=1.0)
+    board = shashki.Board("international")
+    result = engine.play(board, Limit(movetime=0.05))
+    assert result.stopped and result.move in board.legal_moves
+    assert engine.searching is None
+
+
+def test_a_search_that_never_ends_times_out(fake):
+    engine = fake("no-done", timeout=0.5)
+    with pytest.raises(HubTimeoutError, match="did not answer the search"):
+        engine.play(shashki.Board("international"), Limit(movetime=0.05))
+    assert engine.close() is not None           # killed if need be: no hang
+
+
+def test_module_names():
+    # what the module offers is what its docstring and __all__ say
+    for name in hubclient.__all__:
+        assert hasattr(hubclient, name), name
+
+
+def test_the_history_sent_starts_at_the_last_capture_or_man_move():
+    # as the Hub GUI sends it: the king moves since are enough for repetitions and the
+    # draw counts, and `pos` stays short in a long game
+    board = shashki.Board("international")
+    for text in ["32-28", "19-23", "28x19"]:
+        board.push(text)
+    assert hubtext.game_text(board) == (hubtext.position_text(board), ())
+    board = shashki.Board("russian", "W:Wa1,Kc3:Bh8,Kb8")
+    start = hubtext.position_text(board)
+    for text in ["c3-d4", "b8-a7", "d4-c3", "a7-b8"]:
+        board.push(text)
+    assert hubtext.game_text(board) == (start, ("10-14", "29-25", "14-10", "25-29"))
+    board.push("a1-b2")                      # a man moves: the history starts again
+    assert hubtext.game_text(board) == (hubtext.position_text(board), ())

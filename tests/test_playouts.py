@@ -1,0 +1,171 @@
+"""shashki.playouts (issue 14): the random games played in C are games of the Board, ply for
+ply, ended by the same rule; the same seed gives the same games for any number of threads."""
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import shashki
+from shashki._core.playouts import must_capture_test, quiet_moves
+from shashki.errors import PlayoutsError
+
+from positions import VARIANTS, boards, random_games
+
+
+def replay(games, start, claim_draw, perspective=False):
+    """Every game of `games` replayed on a copy of the Board `start` from its recorded
+    positions and actions: each position must be the Board's, each action legal there, the
+    game over exactly at its end, with the same outcome."""
+    actions = games.actions.tolist()
+    positions = games.positions.tolist()
+    offsets = games.offsets.tolist()
+    lengths = games.lengths.tolist()
+    for i in range(len(games)):
+        board = start.copy()
+        assert offsets[i + 1] - offsets[i] == lengths[i]
+        for k in range(offsets[i], offsets[i + 1]):
+            assert positions[k] == [board.white, board.black, board.kings, int(board.turn)]
+            assert board.outcome(claim_draw=claim_draw) is None
+            board.push(board.action_to_move(actions[k], perspective=perspective))
+        if games.termination(i) is None:
+            assert board.outcome(claim_draw=claim_draw) is None     # cut at max_plies
+        else:
+            assert board.outcome(claim_draw=claim_draw) == games.outcome(i)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("claim_draw", [True, False])
+def test_playouts_are_games_of_the_board(variant, claim_draw):
+    games = shashki.playouts(variant, 150, seed=7, claim_draw=claim_draw, positions=True,
+                             actions=True, perspective=claim_draw)
+    replay(games, shashki.Board(variant), claim_draw, perspective=claim_draw)
+    results = games.results.tolist()
+    for i in range(len(games)):
+        outcome = games.outcome(i)
+        assert results[i] == (0 if outcome.winner is None else
+                              1 if outcome.winner == shashki.WHITE else -1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(random_games(max_plies=60), st.integers(0, 2**64 - 1))
+def test_playouts_from_a_board_continue_its_game(board, seed):
+    # the board's history counts: a repetition may span the start
+    games = shashki.playouts(board, 4, seed=seed, positions=True, actions=True)
+    replay(games, board, True)
+
+
+def test_a_repetition_across_the_start_counts():
+    board = shashki.Board("russian", "W:WKa1,Kc1:BKb8,Kd8")
+    for move in ["a1-b2", "b8-a7", "b2-a1", "a7-b8", "a1-b2", "b8-a7", "b2-a1"]:
+        board.push(move)
+    games = shashki.playouts(board, 200, seed=1, positions=True, actions=True)
+    replay(games, board, True)
+    # black's a7-b8 makes the start position a third time: some games end there at once
+    assert 1 in games.lengths.tolist()
+    assert games.termination(games.lengths.tolist().index(1)) == \
+        shashki.Termination.THREEFOLD_REPETITION
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_same_seed_gives_the_same_games_for_any_jobs(variant):
+    one = shashki.playouts(variant, 101, seed=123, positions=True, actions=True)
+    assert one == shashki.playouts(variant, 101, seed=123, jobs=3, positions=True, actions=True)
+    assert one == shashki.playouts(variant, 101, seed=123, jobs=200, positions=True,
+                                   actions=True)
+    assert one.results == shashki.playouts(variant, 101, seed=123 + 2**64).results
+    other = shashki.playouts(variant, 101, seed=124)
+    assert other.lengths != one.lengths
+    # game i does not depend on how many games are played
+    assert shashki.playouts(variant, 10, seed=123).lengths.tolist() == \
+        one.lengths.tolist()[:10]
+
+
+def test_the_results_as_arrays():
+    games = shashki.playouts("giveaway", 50, seed=5)
+    assert (games.results.format, games.lengths.format, games.terminations.format) == \
+        ("b", "i", "B")
+    assert games.positions is None and games.actions is None
+    assert len(games.offsets) == 51 and games.plies == sum(games.lengths.tolist())
+    recorded = shashki.playouts("giveaway", 50, seed=5, positions=True)
+    assert recorded.positions.shape == (recorded.plies, 4) and recorded.positions.format == "Q"
+    np = pytest.importorskip("numpy")
+    assert np.asarray(recorded.positions).dtype == np.uint64
+    assert np.asarray(games.results).dtype == np.int8
+
+
+def test_giveaway_is_won_by_the_side_that_cannot_move():
+    games = shashki.playouts("giveaway", 200, seed=2)
+    for i in range(len(games)):
+        if games.termination(i) == shashki.Termination.NO_MOVES:
+            # the side to move at the end has no move, and wins
+            mover_at_end = games.lengths.tolist()[i] % 2     # White moves first
+            assert games.results.tolist()[i] == (1 if mover_at_end == 0 else -1)
+
+
+def test_max_plies_cuts_games_short():
+    games = shashki.playouts("russian", 30, seed=3, max_plies=10)
+    assert max(games.lengths.tolist()) <= 10
+    cut = [i for i in range(30) if games.lengths.tolist()[i] == 10]
+    assert cut and all(games.termination(i) is None and games.outcome(i) is None and
+                       games.results.tolist()[i] == 0 for i in cut)
+
+
+def test_no_games_and_no_moves():
+    assert len(shashki.playouts("english", 0, seed=1)) == 0
+    over = shashki.Board("russian", "W:W:Bd4")
+    games = shashki.playouts(over, 3, seed=1)
+    assert games.lengths.tolist() == [0, 0, 0] and games.results.tolist() == [-1, -1, -1]
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"n": -1}, "n must be a whole number of games >= 0"),
+    ({"n": 2.5}, "n must be a whole number"),
+    ({"jobs": 0}, "jobs must be a whole number >= 1 or None"),
+    ({"max_plies": 0}, "max_plies must be a whole number >= 1 or None"),
+    ({"seed": "x"}, "seed must be an int or None"),
+    ({"positions": 1}, "positions must be True or False"),
+])
+def test_bad_arguments_are_refused(kwargs, message):
+    args = {"n": 5, **kwargs}
+    with pytest.raises(PlayoutsError, match=message):
+        shashki.playouts("russian", args.pop("n"), **args)
+    with pytest.raises(shashki.InvalidVariantError):
+        shashki.playouts("chess", 5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(boards())
+def test_the_quiet_moves_drawn_are_the_legal_moves(board):
+    # positions without a capture are played from the playouts' own count of the quiet moves:
+    # index i of that count is a distinct legal move, and every legal move is one
+    if board.is_capture_position():
+        return
+    drawn = quiet_moves(board)
+    legal = sorted((m.origin, m.destination, m.promotion) for m in board.legal_moves)
+    assert sorted(drawn) == legal and len(set(drawn)) == len(drawn)
+
+
+@settings(max_examples=400, deadline=None)
+@given(boards())
+def test_the_capture_test_is_the_kernels(board):
+    # without kings of the side to move, the playouts test for a capture themselves
+    assert must_capture_test(board) == board.is_capture_position()
+
+
+@pytest.mark.parametrize("variant, fen", [
+    ("russian", "W:WKa1,Kc1,Ke1:BKh8"),             # 7.2.4: three kings against one
+    ("russian", "W:WKa1,c3,e3:BKh8"),               # 7.2.7: the lone king on the main road
+    ("russian", "W:WKb2,Kd2:BKg7"),                 # 7.2.8
+    ("russian", "W:WKa1,Kc1,e3:BKh8,b8,d8"),        # 7.2.6: kings on both sides, 6 pieces
+    ("brazilian", "W:WKa1,Kc1,Ke1:BKh8"),
+    ("giveaway", "W:WKa1,Kc1:BKh8,Kf8"),
+    ("italian", "W:WK29,K30:BK1,K2"),
+    ("english", "B:WK29,K30:BK1,K2"),
+])
+@pytest.mark.parametrize("claim_draw", [True, False])
+def test_endgames_end_by_the_same_rules(variant, fen, claim_draw):
+    # the draw rules of few pieces and kings, which the playouts skip asking while they
+    # cannot hold
+    board = shashki.Board(variant, fen)
+    games = shashki.playouts(board, 40, seed=11, claim_draw=claim_draw, positions=True,
+                             actions=True, max_plies=3000)
+    replay(games, board, claim_draw)
