@@ -12,7 +12,7 @@ shashki._core.kernels; each exports its entry points as a KernelOps table in a c
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Position, Move, Route, MoveList,
-                      KernelOps, ctz, make_move)
+                      KernelOps, ctz, make_move, RUN_ON)
 
 
 cdef class Kernel:
@@ -78,6 +78,8 @@ cdef class Kernel:
         p.pieces[1] = self.to_ghost(b)
         p.kings = self.to_ghost(k)
         p.turn = turn
+        # no king has moved yet; a game that limits a king's moves in a row counts them here
+        p.run = RUN_ON if self.ops.king_limit else 0
         return 0
 
     def legal_moves(self, white, black, kings, turn):
