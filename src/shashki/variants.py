@@ -99,6 +99,10 @@ class EndgameDraws:
     #: two pieces or fewer, one a king, against a lone king (7.2.8: 5; FMJD 6.4: 5 each)
     few_vs_lone_king: int = 0
     each_side: bool = False
+    #: frisian: kings only, two against one: moves of each side before a draw (7), counted from
+    #: when it arose; one king against one king (2 moves each)
+    two_kings_vs_king: int = 0
+    king_vs_king: int = 0
     #: the articles that name each termination while these rules are in force
     articles: Tuple[Tuple[str, str], ...] = ()
 
@@ -121,6 +125,12 @@ FMJD_INTERNATIONAL = EndgameDraws(
     "FMJD", three_vs_lone_king=16, few_vs_lone_king=5, each_side=True,
     articles=(("threefold_repetition", "6.1"), ("kings_only_moves", "6.2"),
               ("three_pieces_vs_lone_king", "6.3"), ("few_pieces_vs_lone_king", "6.4")))
+#: frisian (KNDB/DFS rules as lidraughts and pydraughts read them; shashki.outcome): two kings
+#: against one must win in 7 moves; one king against one is a draw (the rule book: at once,
+#: unless a capture is forced now or next move; lidraughts and pydraughts allow 2 moves each
+#: for it, and so does shashki)
+FRISIAN_DRAWS = EndgameDraws("KNDB frisian", two_kings_vs_king=7, king_vs_king=2,
+                             each_side=True)
 #: APCA: three kings against one king must win within thirteen moves
 APCA = EndgameDraws("APCA", kings_vs_lone_king=13)
 
@@ -514,7 +524,7 @@ FRISIAN = replace(
     INTERNATIONAL, name="frisian", aliases=("frisian-draughts", "fries", "frysk-damjen"),
     title="Frisian draughts", orthogonal_captures=True, king_move_limit=3,
     precedence=FRISIAN_VALUE, gametype=40, pdn_gametype="40,W,10,10,N2,0",
-    kings_only_limit=0, endgame_draws=None, fmjd_endgame_rules=False,
+    kings_only_limit=0, endgame_draws=FRISIAN_DRAWS, fmjd_endgame_rules=True,
     hub_names=("frisian",))
 
 # frisian with five men each on the back row (lidraughts' "frysk")

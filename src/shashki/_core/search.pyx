@@ -94,7 +94,18 @@ cdef u64 zobrist(const Position *p) noexcept nogil:
             s = ctz(b)
             b &= b - 1
             key ^= ZOBRIST[c][(p.kings >> s) & 1][s]
-    return key
+    return key ^ run_key(p.run)
+
+
+cdef inline u64 run_key(uint32_t run) noexcept nogil:
+    # the kings' runs (frisian; 0 in the other games, whose keys they leave alone): a mix of
+    # the two bytes, so that positions that differ only by them differ in the table and in the
+    # repetition test
+    cdef u64 h
+    if not (run & 0xFFFF):
+        return 0
+    h = (<u64>(run & 0xFFFF)) * 0x9E3779B97F4A7C15ULL
+    return h ^ (h >> 29) ^ 0x2545F4914F6CDD1DULL
 
 
 cdef u64 key_after(u64 key, const Position *p, const Move *m) noexcept nogil:
@@ -108,6 +119,15 @@ cdef u64 key_after(u64 key, const Position *p, const Move *m) noexcept nogil:
         s = ctz(cap)
         cap &= cap - 1
         key ^= ZOBRIST[them][(p.kings >> s) & 1][s]
+    return key
+
+
+cdef inline u64 child_key(u64 key, const Position *p, const Move *m,
+                          const Position *child) noexcept nogil:
+    # the key after m, the kings' runs included
+    key = key_after(key, p, m)
+    if p.run:
+        key ^= run_key(p.run) ^ run_key(child.run)
     return key
 
 
@@ -313,13 +333,13 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
         # a forced reply (one legal move) costs no depth
         new_depth = depth if ml.n == 1 and depth > 0 else depth - 1
         if i == 0:
-            score = -search(e, &child, key_after(key, p, m), new_depth, -beta, -alpha, ply + 1,
+            score = -search(e, &child, child_key(key, p, m, &child), new_depth, -beta, -alpha, ply + 1,
                             &cd)
         else:
-            score = -search(e, &child, key_after(key, p, m), new_depth, -alpha - 1, -alpha,
+            score = -search(e, &child, child_key(key, p, m, &child), new_depth, -alpha - 1, -alpha,
                             ply + 1, &cd)
             if alpha < score < beta and not e.stop:
-                score = -search(e, &child, key_after(key, p, m), new_depth, -beta, -alpha,
+                score = -search(e, &child, child_key(key, p, m, &child), new_depth, -beta, -alpha,
                                 ply + 1, &cd)
         if e.stop:
             e.nkeys -= 1
