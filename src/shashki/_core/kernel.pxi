@@ -21,6 +21,18 @@ from ..kernel cimport (u64, WHITE, BLACK, MAXMOVES, MAXPATH, PROMO_KING, PROMO_M
                       prefetch, nth_bit, fast_pdep, random_below,
                       tt_slot, tt_probe, tt_store, RUN_ON, run_count, run_king, make_move)
 
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy
+
+cdef enum:
+    # K_ORTHO: the routes of one position told apart by the order of the pieces they take (see
+    # Orders): ORDERS_INLINE on the stack, then on the heap, doubling, up to ORDERS_MAX.  Random
+    # set-ups with a dozen kings have over a thousand routes of the best class; past ORDERS_MAX
+    # (or if malloc fails) the move list's overflow is set, so that perft and the move list
+    # raise an error rather than count a route twice.
+    ORDERS_INLINE = 64
+    ORDERS_MAX = 1 << 16
+
 cdef extern from *:
     # the rules record and the geometry (see shashki.variants.Variant.kernel_constants)
     const int K_W               # squares per row: every diagonal step is a shift by W or W+1
@@ -82,14 +94,20 @@ ctypedef fused Mode:
 # Called with a literal direction, each of these folds to one shift.
 
 cdef inline u64 sh(u64 b, int d) noexcept nogil:
+    # (the orthogonal steps in a function of their own, so that the diagonal games' kernels
+    # see the same small function as before they existed: GCC's inlining is unchanged)
+    if K_ORTHO and d >= 4:
+        return sh_orthogonal(b, d)
     if d == 0:
         return b << (K_W + 1)
     if d == 1:
         return b << K_W
     if d == 2:
         return b >> K_W
-    if d == 3:
-        return b >> (K_W + 1)
+    return b >> (K_W + 1)
+
+
+cdef inline u64 sh_orthogonal(u64 b, int d) noexcept nogil:
     if d == 4:
         return b << (2 * K_W + 1)
     if d == 5:
@@ -100,7 +118,7 @@ cdef inline u64 sh(u64 b, int d) noexcept nogil:
 
 
 cdef inline int rev(int d) noexcept nogil:
-    return 3 - d if d < 4 else 11 - d
+    return 11 - d if K_ORTHO and d >= 4 else 3 - d
 
 
 cdef inline int us_of(Side *s) noexcept nogil:
@@ -140,6 +158,22 @@ ctypedef struct Ctx:
     bint unique         # Counting: count moves, not routes
     MoveList *ml        # Listing, Routing; Counting: seen captures of 3 pieces or more
     Route route         # Routing: the route so far
+    # K_ORTHO: the order of the pieces taken so far (6 bits each, 10 a word), and the orders
+    # of the routes found, so that two ways of taking the same pieces in the same order (the
+    # king lands on another square of the same line, then goes on in another direction: with
+    # ranks and files, two landing squares can reach the same next piece) count as one route
+    u64 order_bits[3]
+    Orders *orders
+
+
+ctypedef struct Orders:
+    # the routes found in the best class so far: 4 words each, the order of the pieces taken
+    # (Ctx.order_bits: it names the captured set too) and origin | destination << 8.  Looked up
+    # one by one: most positions have a handful of routes, and the table is emptied per class.
+    int n
+    int size            # routes that `key` holds room for
+    u64 *key            # `first`, or a heap block of `size` routes
+    u64 first[ORDERS_INLINE * 4]
 
 
 cdef inline u64 prec_key(const Ctx *c, int n) noexcept nogil:
@@ -187,6 +221,13 @@ cdef inline void finish(Mode *m, Ctx *c, u64 to, u64 cap, int n, bint king) noex
             c.best = key
             c.count = 0
             ml.n = 0
+            if K_ORTHO:
+                c.orders.n = 0
+    if K_ORTHO and not (Mode is Counting and c.unique) and not (Mode is Routing and not ml.merge):
+        # one route per order of the pieces taken (a route written in full, Routing without
+        # merging, keeps every way of landing)
+        if not new_order(c, f, t, cap):
+            return
     if Mode is Counting:
         if n >= 3 and c.unique:
             if seen(ml, f, t, cap):
@@ -202,6 +243,43 @@ cdef inline void finish(Mode *m, Ctx *c, u64 to, u64 cap, int n, bint king) noex
         c.count += 1
     else:
         add_capture(m, c, ml, f, t, to, cap, n, king)
+
+
+cdef inline bint new_order(Ctx *c, int f, int t, u64 cap) noexcept nogil:
+    """False if a route with this order of captures, origin and destination was found already
+    (in the best class so far); else records it and returns True."""
+    cdef Orders *o = c.orders
+    cdef u64 ft = (<u64>f) | ((<u64>t) << 8)
+    cdef u64 *e
+    cdef u64 *grown
+    cdef int i
+    for i in range(o.n):
+        e = &o.key[4 * i]
+        if e[0] == c.order_bits[0] and e[1] == c.order_bits[1] and \
+                e[2] == c.order_bits[2] and e[3] == ft:
+            return False
+    if o.n == o.size:
+        # full: a table twice the size on the heap, or, past ORDERS_MAX or without memory, an
+        # honest failure.  The route is counted, but the overflow flag makes perft and the
+        # move list raise an error instead of returning a count that may hold a route twice.
+        grown = NULL
+        if o.size < ORDERS_MAX:
+            grown = <u64 *>malloc(2 * o.size * 4 * sizeof(u64))
+        if grown == NULL:
+            c.ml.overflow = 1
+            return True
+        memcpy(grown, o.key, o.n * 4 * sizeof(u64))
+        if o.key != o.first:
+            free(o.key)
+        o.key = grown
+        o.size *= 2
+    e = &o.key[4 * o.n]
+    e[0] = c.order_bits[0]
+    e[1] = c.order_bits[1]
+    e[2] = c.order_bits[2]
+    e[3] = ft
+    o.n += 1
+    return True
 
 
 cdef inline void add_capture(Mode *m, Ctx *c, MoveList *ml, int f, int t, u64 to, u64 cap, int n,
@@ -231,6 +309,8 @@ cdef inline void take(Mode *m, Ctx *c, u64 victim, u64 land, int n) noexcept nog
     # the n-th capture (from 0) takes `victim` and lands on `land`
     if K_REMOVE_AT_ONCE:
         c.empty |= victim       # its square is free at once: to pass over or land on
+    if K_ORTHO:
+        c.order_bits[n // 10] |= (<u64>(ctz(victim) + 1)) << (6 * (n % 10))
     if prec_kinds() and victim & c.enemy_kings:
         c.nkings += 1
         c.order |= (<uint32_t>1) << (23 - n)
@@ -242,6 +322,8 @@ cdef inline void take(Mode *m, Ctx *c, u64 victim, u64 land, int n) noexcept nog
 cdef inline void untake(Ctx *c, u64 victim, int n) noexcept nogil:
     if K_REMOVE_AT_ONCE:
         c.empty &= ~victim
+    if K_ORTHO:
+        c.order_bits[n // 10] &= ~((<u64>63) << (6 * (n % 10)))
     if prec_kinds() and victim & c.enemy_kings:
         c.nkings -= 1
         c.order &= ~((<uint32_t>1) << (23 - n))
@@ -449,6 +531,11 @@ cdef inline void start_search(Side *s, Ctx *c, u64 w, u64 b, u64 k) noexcept nog
     c.count = 0
     c.nkings = 0
     c.order = 0
+    if K_ORTHO:
+        c.order_bits[0] = 0
+        c.order_bits[1] = 0
+        c.order_bits[2] = 0
+        c.orders.n = 0
 
 
 cdef void search_captures(Side *s, Mode *m, u64 w, u64 b, u64 k, u64 cand,
@@ -467,6 +554,20 @@ cdef void search_captures(Side *s, Mode *m, u64 w, u64 b, u64 k, u64 cand,
         c.empty = empty | sq
         man_capture(s, m, c, sq, 0, 0)
     search_kings(s, m, c, kings, empty)
+
+
+cdef void search_captures_ordered(Side *s, Mode *m, u64 w, u64 b, u64 k, u64 cand,
+                                  Ctx *c) noexcept nogil:
+    # K_ORTHO: search_captures with a table of the routes' orders (its own frame, so that the
+    # other kernels' callers carry no such table)
+    cdef Orders orders
+    orders.n = 0
+    orders.size = ORDERS_INLINE
+    orders.key = orders.first
+    c.orders = &orders
+    search_captures(s, m, w, b, k, cand, c)
+    if orders.key != orders.first:
+        free(orders.key)
 
 
 cdef inline void search_kings(Side *s, Mode *m, Ctx *c, u64 kings, u64 empty) noexcept nogil:
@@ -539,7 +640,10 @@ cdef void gen_moves(Side *s, Mode *m, u64 w, u64 b, u64 k, MoveList *ml) noexcep
     ml.overflow = 0
     if cand:
         c.ml = ml
-        search_captures(s, m, w, b, k, cand, &c)
+        if K_ORTHO:
+            search_captures_ordered(s, m, w, b, k, cand, &c)
+        else:
+            search_captures(s, m, w, b, k, cand, &c)
         return
     # the longest quiet list (20 flying kings on 10x10) fits MAXMOVES: no check is needed
     n = quiet_men(s, ml, 0, men, empty, 0)
@@ -655,6 +759,8 @@ cdef u64 count_captures(Side *s, u64 w, u64 b, u64 k, u64 cand, bint unique,
         search_going_on(s, counting, &c, going_on[2], empty, 2)
         search_going_on(s, counting, &c, going_on[3], empty, 3)
         search_kings(s, counting, &c, cand & k, empty)
+    elif K_ORTHO:
+        search_captures_ordered(s, counting, w, b, k, cand, &c)
     else:
         search_captures(s, counting, w, b, k, cand, &c)
     if seen3.overflow:
@@ -753,7 +859,10 @@ cdef u64 perft2(Side *s, u64 w, u64 b, u64 k, bint unique, int *overflow) noexce
         ml.n = 0
         ml.overflow = 0
         c.ml = &ml
-        search_captures(s, <Listing *>NULL, w, b, k, cand, &c)
+        if K_ORTHO:
+            search_captures_ordered(s, <Listing *>NULL, w, b, k, cand, &c)
+        else:
+            search_captures(s, <Listing *>NULL, w, b, k, cand, &c)
         if ml.overflow:
             overflow[0] = 1
         for i in range(ml.n):
