@@ -156,12 +156,17 @@ def operations(quick):
     return table
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def arguments(doc, argv):
+    """The options every playout benchmark takes (bench_api, bench_rl)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="shorter runs")
     parser.add_argument("--no-peers", action="store_true", help="shashki only")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv=None):
+    args = arguments(__doc__, argv)
     seconds = 0.5 if args.quick else 2.0
     out = {"playouts": playouts(seconds, not args.no_peers), "operations": operations(args.quick)}
     if args.json:

@@ -20,7 +20,6 @@ Interleaved, best of 3, plies per CPU-second.  The machines are shared and noisy
 ratios of one run, never a bare figure, and never assert a timing in a test.
 """
 
-import argparse
 import json
 import sys
 import time
@@ -30,7 +29,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import shashki  # noqa: E402
-from bench_api import peer_playouts, shashki_playouts  # noqa: E402
+from bench_api import arguments, peer_playouts, shashki_playouts  # noqa: E402
 
 REPEATS = 3
 GAMES = tuple(v.name for v in shashki.VARIANTS)
@@ -50,11 +49,7 @@ def c_playouts(variant, seconds, seed):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="shorter runs")
-    parser.add_argument("--no-peers", action="store_true", help="shashki only")
-    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
-    args = parser.parse_args(argv)
+    args = arguments(__doc__, argv)
     seconds = 0.5 if args.quick else 2.0
     programs = []
     for game in GAMES:

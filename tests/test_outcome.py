@@ -458,18 +458,20 @@ def test_lone_king_off_the_main_road_is_not_7_2_7():
     assert board.outcome() is None
 
 
+def road_from_ply_5(board, ply, m):
+    # kings only; the lone black king keeps off the main road until ply 5, then on it
+    if not board.kings >> m.origin & 1:
+        return False
+    if board.turn == WHITE:
+        return True
+    on_road = MAIN_ROAD >> m.destination & 1
+    return on_road if ply >= 5 else not on_road
+
+
 def test_main_road_count_starts_when_the_lone_king_steps_on_it():
     board = shashki.Board("russian", fen("russian", "W", ROAD_WHITE, ["Ka5"]))
-
-    def allow(b, ply, m):
-        if not b.kings >> m.origin & 1:
-            return False
-        if b.turn == WHITE:
-            return True
-        on_road = MAIN_ROAD >> m.destination & 1
-        return on_road if ply >= 5 else not on_road
     # Black steps onto the main road at ply 5; White's 5th move after that is ply 5 + 10
-    line = find_line(board, 15, allow)
+    line = find_line(board, 15, road_from_ply_5)
     push_all(board, line[:6])
     assert board.draw_counters.main_road_plies == 0
     assert_limit(board, line[6:], T.LONE_KING_ON_MAIN_ROAD, article="7.2.7")
@@ -768,15 +770,6 @@ def test_popping_everything_restores_the_start(board, data):
 # --- the engine and outcome() agree on every draw limit ------------------------------------
 
 KINGS_ONLY_WHITE, KINGS_ONLY_BLACK = ["Kc3", "Ke1", "Kg1", "Kh2"], ["Ke7", "Kb8", "Kd8", "Ka7"]
-
-def road_from_ply_5(board, ply, m):
-    # kings only; the lone black king keeps off the main road until ply 5, then on it
-    if not board.kings >> m.origin & 1:
-        return False
-    if board.turn == WHITE:
-        return True
-    on_road = MAIN_ROAD >> m.destination & 1
-    return on_road if ply >= 5 else not on_road
 
 
 # (game, fmjd flag, FEN pieces, side to move, plies to the limit, move filter, termination)

@@ -131,5 +131,6 @@ def _rebuild(str fmt, tuple shape, bytes data):
     cdef Buffer b = new_buffer(fmt, len(shape), dims[0], dims[1], dims[2])
     if len(data) != b.size:
         raise ValueError("the data does not fit the shape")
-    memcpy(b.data, <char *>data, b.size)
+    if b.size:
+        memcpy(b.data, <char *>data, b.size)
     return b

@@ -269,7 +269,8 @@ cdef void play_game(const Config *shared, Chunk *ch, int64_t game) noexcept nogi
     if nh >= ch.cap_hist and not grow_history(ch, nh + 1):
         ch.error = OUT_OF_MEMORY
         return
-    memcpy(ch.hist, cf.prefix, nh * sizeof(Position))
+    if nh:          # (no prefix may mean no buffer: memcpy's pointers must be real ones)
+        memcpy(ch.hist, cf.prefix, nh * sizeof(Position))
     while True:
         # one random number a ply, drawn before the moves are known: the kernel makes the quiet
         # move it picks in the same call that finds there is no capture (one indirect call, not
@@ -462,6 +463,8 @@ cdef class Batch:
         if self.cf.record_actions:
             actions = new_buffer("i", 1, total)
         for c in range(self.nchunks):
+            if self.chunks[c].nrec == 0:
+                continue    # a chunk that recorded nothing may have no buffers at all
             if positions is not None:
                 memcpy(positions.data + 4 * at * sizeof(u64), self.chunks[c].positions,
                        4 * self.chunks[c].nrec * sizeof(u64))
