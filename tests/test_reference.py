@@ -332,6 +332,19 @@ def _named_moves(position):
             for (o, d, t), v in position.moves().items()}
 
 
+def test_frisian_routes_of_one_order_count_once():
+    """Black's three kings among fourteen white kings: 1,029 routes of the best class (5,156
+    before the choice), more than the kernel's first table of routes (64) holds, which then
+    grows on the heap.  Routes that take the same pieces in the same order from the same
+    origin to the same destination, landing elsewhere between, are one route."""
+    fen = "B:WK44,K36,K38,K27,K29,K30,K22,K23,K17,K13,K15,K6,K9,K10:BK46,K49,K45"
+    position = Position.from_fen("frisian", fen)
+    assert len(position.legal_routes()) == 1029 and len(position.moves()) == 53
+    board = compare(position, "example")
+    assert board.perft(1, paths=True) == 1029 and board.perft(1) == 53
+    assert board.perft(2, paths=True) == position.perft(2, paths=True)
+
+
 def test_thai_king_lands_right_behind():
     # a flying king reaches d4 from a1 across b2, c3, but lands on e5 only (czech: anywhere)
     assert _named_moves(_position("thai", ["Ka1"], ["d4"])) == {
