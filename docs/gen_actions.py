@@ -28,6 +28,8 @@ ALTERNATES = {
     "spanish": "W:WK17:B11,13,14,27",
     "czech": "W:WKd8:Bb4,c7,e7,g7",
     "thai": "W:WKh6:Bc5,e5,g5,g7",
+    "frisian": "W:W40:B39,44,33,23",
+    "frysk": "W:W14:B15,19,24,30",
 }
 
 INTRO = """\
@@ -99,6 +101,12 @@ in the Board's numbering: the italian diagram draws it mirrored); light squares 
 | 7 | endgame rules only: plies since the balance of forces changed (7.2.4, 7.2.6) over the longer limit (7.2.6's with 6-7 pieces, else 7.2.4's) |
 | 8 | endgame rules only: the count of three pieces against a lone king (7.2.7, 6.3), (plies + 1) over (2 x its moves + 1), while the configuration holds |
 | 9 | endgame rules only: the count of two pieces or fewer against a lone king (7.2.8, 6.4), the same |
+
+In frisian and frysk (no such rules, but a limit on a king's moves in a row and two endgame
+draws of their own) plane 8 holds the kings' runs: on the square of each side's running king,
+its quiet moves in a row over the limit of 3 (1: that king may only capture now), so that the
+planes hold the whole state of the position; plane 9 the count of two kings against one
+(plies + 1 over 2 x 7 + 1) or of king against king (over 2 x 2 + 1) while it holds.
 
 "Endgame rules" are a game's `Variant.endgame_draws` when in force (russian's FMJD-64 7.2.4-7.2.8,
 international's 6.3-6.4, pool's); elsewhere planes 7-9 are 0.

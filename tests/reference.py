@@ -22,6 +22,9 @@ from collections import namedtuple
 
 WHITE, BLACK = 0, 1
 DIAGONALS = ((1, 1), (-1, 1), (1, -1), (-1, -1))
+#: frisian's captures along ranks and files: the next dark square of a rank or a file is two
+#: squares away (the light square between is no square of the game)
+ORTHOGONALS = ((2, 0), (-2, 0), (0, 2), (0, -2))
 
 Piece = namedtuple("Piece", "color king")
 
@@ -32,15 +35,18 @@ Piece = namedtuple("Piece", "color king")
 #: kings, "by_king": a king's capture beats a man's); first to move; square notation; capture
 #: separator; where a capturing flying king lands ("beyond": any empty square behind the
 #: piece, "behind": only the square right behind it); when captured pieces leave the board
-#: ("end": the Turkish strike rule, "at_once": as each is taken)
+#: ("end": the Turkish strike rule, "at_once": as each is taken); whether men and kings also
+#: capture along ranks and files (frisian); the most quiet moves in a row of one king while
+#: its side has men (frisian: 3; 0 none).  Frisian's choice is "value": the captures of the
+#: highest value, a king worth more than a man and less than two, then a king's capture.
 Rules = namedtuple("Rules", "name size flying men_back men_take_kings promotion precedence "
-                            "first notation sep landing removal")
+                            "first notation sep landing removal orthogonal king_limit")
 
 
 def _rules(name, size, flying, men_back, men_take_kings, promotion, precedence, first,
-           notation, sep, landing="beyond", removal="end"):
+           notation, sep, landing="beyond", removal="end", orthogonal=False, king_limit=0):
     return Rules(name, size, flying, men_back, men_take_kings, promotion, precedence, first,
-                 notation, sep, landing, removal)
+                 notation, sep, landing, removal, orthogonal, king_limit)
 
 
 RULES = {
@@ -66,6 +72,10 @@ RULES = {
     "czech": _rules("czech", 8, True, False, True, "stop", "by_king", WHITE, "algebraic", "x"),
     "thai": _rules("thai", 8, True, False, True, "stop", "free", WHITE, "algebraic", "x",
                    landing="behind", removal="at_once"),
+    "frisian": _rules("frisian", 10, True, True, True, "man", "value", WHITE, "english", "x",
+                      orthogonal=True, king_limit=3),
+    "frysk": _rules("frysk", 10, True, True, True, "man", "value", WHITE, "english", "x",
+                    orthogonal=True, king_limit=3),
 }
 
 _ALGEBRAIC_START = ("W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:"
@@ -84,6 +94,9 @@ START_FEN = {
     "czech": _ALGEBRAIC_START,
     # thai: 8 men a side on the two nearest rows
     "thai": "W:Wa1,c1,e1,g1,b2,d2,f2,h2:Ba7,c7,e7,g7,b8,d8,f8,h8",
+    "frisian": "W:W31-50:B1-20",
+    # frysk: five men each on the back row
+    "frysk": "W:W46-50:B1-5",
 }
 
 
@@ -145,13 +158,16 @@ def square_name(square, notation, size=8):
 # --- positions -----------------------------------------------------------------------------
 
 class Position:
-    """A board {(file, rank): Piece} and the side to move, in one game."""
+    """A board {(file, rank): Piece} and the side to move, in one game.  In frisian also
+    `runs`: {color: (coord, count)}, the king of that side that made the last `count` of its
+    moves, all of them quiet (no capture), while its side had men."""
 
-    def __init__(self, variant, board, turn):
+    def __init__(self, variant, board, turn, runs=None):
         self.rules = RULES[variant]
         self.size = self.rules.size
         self.board = dict(board)
         self.turn = turn
+        self.runs = dict(runs or {})
 
     @classmethod
     def from_fen(cls, variant, fen):
@@ -160,8 +176,16 @@ class Position:
         fields = fen.strip().rstrip(".").split(":")
         turn = {"W": WHITE, "B": BLACK}[fields[0].upper()]
         board = {}
+        runs = {}
         for section in fields[1:]:
             if not section:
+                continue
+            if section[0] == "+":
+                # the kings' runs, lidraughts' way: "+<count><square>" for Black, then White
+                for color, item in zip((BLACK, WHITE), section[1:].split("+")):
+                    if int(item[0]):
+                        runs[color] = (coord_of(square_from_name(item[1:], notation, size),
+                                                size), int(item[0]))
                 continue
             color = {"W": WHITE, "B": BLACK}[section[0].upper()]
             for item in section[1:].split(","):
@@ -178,7 +202,7 @@ class Position:
                     coord = coord_of(square_from_name(name, notation, size), size)
                     assert coord not in board, fen
                     board[coord] = Piece(color, king)
-        return cls(variant, board, turn)
+        return cls(variant, board, turn, runs)
 
     def square(self, coord):
         return square_of(coord, self.size)
@@ -198,10 +222,21 @@ class Position:
                      for c, p in sorted(self.board.items(), key=lambda kv: self.square(kv[0]))
                      if p.color == color]
             parts.append("WB"[color] + ",".join(items))
+        if self.runs:
+            parts.append(self.runs_field())
         return ":".join(parts)
 
+    def runs_field(self):
+        """The kings' runs as a FEN field, "+<count><square>" for Black then White."""
+        out = ""
+        for color in (BLACK, WHITE):
+            coord, count = self.runs.get(color, (None, 0))
+            out += f"+{count}" + (square_name(self.square(coord), self.rules.notation,
+                                              self.size) if count else "")
+        return out
+
     def copy(self):
-        return Position(self.rules.name, self.board, self.turn)
+        return Position(self.rules.name, self.board, self.turn, self.runs)
 
     def __repr__(self):
         return f"Position({self.rules.name!r}, {self.fen()!r})"
@@ -238,10 +273,13 @@ class Position:
                         else others)
             out = []
             if king:
-                directions = DIAGONALS
+                directions = list(DIAGONALS)
             else:
                 fwd = self.forward(color)
                 directions = [d for d in DIAGONALS if d[1] == fwd or rules.men_back]
+            if rules.orthogonal:
+                # frisian: men and kings capture along ranks and files too, backward included
+                directions += ORTHOGONALS
             for df, dr in directions:
                 if king and rules.flying:
                     # a flying king slides over empty squares to the first piece on the line
@@ -324,6 +362,17 @@ class Position:
         if precedence == "by_king":
             # czech: a capture with a king must be chosen over one with a man; else free
             return by_king(routes)
+        if precedence == "value":
+            # frisian: the highest value, a king worth more than one man and less than two (two
+            # kings beat three men, one king loses to two men).  Its exact value is taken as a
+            # little less than two: captures are compared on men + 2 x kings, and at equal
+            # counts fewer kings is worth more.  Then a king's capture beats a man's.
+            def value(key):
+                kings = sum(piece(s).king for s in key[1])
+                return (len(key[1]) + kings, -kings)
+
+            best = max(value(k) for k in routes)
+            return by_king({k: v for k, v in routes.items() if value(k) == best})
         most = max(len(k[1]) for k in routes)
         routes = {k: v for k, v in routes.items() if len(k[1]) == most}
         if precedence == "majority":
@@ -340,11 +389,24 @@ class Position:
         best = max(order.values())  # True > False: king before man wins
         return {k: v for k, v in routes.items() if order[k] == best}
 
+    def has_men(self, color):
+        return any(p.color == color and not p.king for p in self.board.values())
+
+    def locked(self):
+        """The king of the side to move that may not make a quiet move now (frisian: it made
+        the last `king_limit` moves of its side, all quiet, and its side has men), or None."""
+        coord, count = self.runs.get(self.turn, (None, 0))
+        if self.rules.king_limit and count >= self.rules.king_limit and \
+                self.has_men(self.turn):
+            return coord
+        return None
+
     def simple_moves(self):
         """Non-capturing moves: {(origin, destination): promoted}."""
         moves = {}
+        locked = self.locked()
         for coord, piece in self.board.items():
-            if piece.color != self.turn:
+            if piece.color != self.turn or coord == locked:
                 continue
             if piece.king:
                 directions = DIAGONALS
@@ -386,6 +448,19 @@ class Position:
         assert self.coord(dest) not in child.board
         child.board[self.coord(dest)] = Piece(piece.color, piece.king or promoted)
         child.turn = 1 - self.turn
+        if self.rules.king_limit:
+            # the mover's run: a quiet move of a king goes on with the king that moved last,
+            # or starts a new run of 1; a man's move or a capture ends it.  Only a side with
+            # men has runs; a run ends when its king is taken.
+            color, them = self.turn, 1 - self.turn
+            coord, count = self.runs.get(color, (None, 0))
+            child.runs.pop(color, None)
+            if piece.king and not taken and child.has_men(color):
+                child.runs[color] = (self.coord(dest),
+                                     count + 1 if coord == self.coord(origin) else 1)
+            if them in child.runs and (not child.has_men(them) or
+                                       self.square(child.runs[them][0]) in taken):
+                del child.runs[them]
         return child
 
     def perft(self, depth, paths=False):

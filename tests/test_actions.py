@@ -152,7 +152,17 @@ def test_planes_hold_the_pieces(board, perspective):
             expected[2 * (color != me) + king][row][file] = 1.0
     assert data[:4] == expected
     assert {x for row in data[4] for x in row} == {1.0 if board.turn == shashki.WHITE else 0.0}
-    for plane in data[5:]:
+    limit = board.variant.king_move_limit
+    for index, plane in enumerate(data[5:], 5):
+        if index == 8 and limit:
+            # frisian: the kings' runs, on each running king's square its count over the limit
+            runs = [[0.0] * (2 * g.width) for _ in range(g.rows)]
+            for square, count in board.king_runs:
+                if count:
+                    row, file = _cell(g, square, flip)
+                    runs[row][file] = count / limit
+            assert plane == [pytest.approx(row) for row in runs]
+            continue
         assert len({x for row in plane for x in row}) == 1 and 0.0 <= plane[0][0] <= 1.0
 
 

@@ -169,3 +169,13 @@ def test_egdb_command(tmp_path):
     assert "italian: " in info.stdout
     bad = run("build", "russian", "12")
     assert bad.returncode == 2 and "PIECES" in bad.stderr
+
+
+@pytest.mark.parametrize("name", ["breakthrough", "frisian", "frysk"])
+def test_games_the_databases_cannot_hold(tmp_path, name):
+    # breakthrough's endings are races to the crown; frisian's positions include the kings'
+    # runs, which a table indexed by the pieces alone cannot tell apart
+    with pytest.raises(egdb.EgdbError, match=name):
+        egdb.build(name, 2, tmp_path)
+    assert egdb.for_engine(get_variant(name), tmp_path) is None
+    assert not list(tmp_path.iterdir())

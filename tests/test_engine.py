@@ -254,3 +254,23 @@ def test_search_options_change_the_search_not_its_legality(options):
 def test_bad_search_options(options, message):
     with pytest.raises(ValueError, match=message):
         Engine("russian", 1, options=options)
+
+
+@pytest.mark.parametrize("name", ["russian", "international", "frisian", "frysk"])
+def test_the_search_keys_its_children_as_their_own_positions(name):
+    # the key the search derives for each child from its parent's must be the child's own,
+    # frisian's kings' runs included (a run starts, goes on, or ends with the move)
+    import random
+    from shashki._core.search import child_keys_agree
+    rng = random.Random(7)
+    runs = 0
+    for _ in range(30):
+        board = shashki.Board(name)
+        for _ in range(150):
+            if board.outcome() is not None:
+                break
+            assert child_keys_agree(board), board.fen()
+            runs += ":+" in board.fen()
+            board.push(rng.choice(list(board.legal_moves)))
+    if name in ("frisian", "frysk"):
+        assert runs > 0     # the games did reach positions with a king's run

@@ -31,7 +31,8 @@ TEN = "W" + "b" * 20 + "e" * 10 + "w" * 20    # Scan's and pydraughts' 10x10 sta
 # the start position string of each game: pydraughts' for its games, the same style (the
 # first player's men at the end) for pool, spanish, czech and thai, Scan's for 10x10
 START = {name: EIGHT for name in VARIANTS}
-START.update(international=TEN, antidraughts=TEN, breakthrough=TEN,
+START.update(international=TEN, antidraughts=TEN, breakthrough=TEN, frisian=TEN,
+             frysk="W" + "b" * 5 + "e" * 40 + "w" * 5,
              thai="W" + "b" * 8 + "e" * 16 + "w" * 8)
 
 _RUSSIAN_FIRST = {"9-13", "10-13", "10-14", "11-14", "11-15", "12-15", "12-16"}
@@ -45,6 +46,8 @@ FIRST_MOVES = {
     "english": _ENGLISH_FIRST, "pool": _ENGLISH_FIRST,
     "thai": {"5-9", "5-10", "6-10", "6-11", "7-11", "7-12", "8-12"},
     "international": _TEN_FIRST, "antidraughts": _TEN_FIRST, "breakthrough": _TEN_FIRST,
+    "frisian": _TEN_FIRST,
+    "frysk": {"46-41", "47-41", "47-42", "48-42", "48-43", "49-43", "49-44", "50-44", "50-45"},
 }
 _RUSSIAN_REPLIES = ("9-13", _ITALIAN_FIRST)
 _ITALIAN_REPLIES = ("21-17", _RUSSIAN_FIRST)
@@ -58,6 +61,8 @@ REPLIES = {
     "english": _ENGLISH_REPLIES, "pool": _ENGLISH_REPLIES,
     "thai": ("5-9", {"25-21", "26-21", "26-22", "27-22", "27-23", "28-23", "28-24"}),
     "international": _TEN_REPLIES, "antidraughts": _TEN_REPLIES, "breakthrough": _TEN_REPLIES,
+    "frisian": _TEN_REPLIES,
+    "frysk": ("46-41", {"1-6", "1-7", "2-7", "2-8", "3-8", "3-9", "4-9", "4-10", "5-10"}),
 }
 # the value of the variant parameter for each game: Scan's names for its games
 HUB_NAMES = {name: name for name in VARIANTS}
@@ -160,7 +165,7 @@ def test_hub_names_of_the_games():
         assert hub.hub_variant(variant.name) is variant
     assert hub.hub_variant("standard").name == "international"     # pydraughts, lidraughts
     assert hub.hub_variant("Breakthrough").name == "breakthrough"  # Scan reads it too
-    for other in ("killer", "frisian", "chess"):                   # Scan's, not shashki's
+    for other in ("killer", "chess"):                              # Scan's, not shashki's
         with pytest.raises(hub.HubProtocolError, match="does not play"):
             hub.hub_variant(other)
 
@@ -415,7 +420,7 @@ def test_bad_input_is_answered_and_the_engine_goes_on(engine, variant):
            f'pos pos={START[variant]} moves="9-99"', f'pos pos={START[variant]} moves="1-5"',
            f'pos pos={START[variant]} moves="{REPLIES[variant][0]} x-y"',
            "level depth=zero", "level depth=0", "level move-time=-1", "level inc=2",
-           "set-param name=variant value=chess", "set-param name=variant value=frisian",
+           "set-param name=variant value=chess", "set-param name=variant value=killer",
            "set-param name=hash value=huge", "set-param name=colour value=red",
            "set-param value=3", "=3"]
     for line in bad:

@@ -20,7 +20,8 @@ from shashki.limits import Limit
 
 HUB = [sys.executable, "-m", "shashki", "hub", "--hash", "4"]
 GAMES = [v.name for v in shashki.VARIANTS]
-SCAN_NAMES = {"international": "normal", "antidraughts": "losing", "breakthrough": "bt"}
+SCAN_NAMES = {"international": "normal", "antidraughts": "losing", "breakthrough": "bt",
+              "frisian": "frisian"}
 
 
 @pytest.fixture(scope="module")
@@ -201,7 +202,7 @@ FAKE = textwrap.dedent('''
         command, args = hubtext.parse_line(line)
         if command == "hub":
             say("id name=fake version=1")
-            # Scan's games, two of which shashki does not play
+            # Scan's games, one of which (killer) shashki does not play
             say('param name=variant value=normal type=enum values="normal killer bt frisian '
                 'losing"')
             say("wait")
@@ -252,7 +253,8 @@ def test_scan_like_engine_plays_its_games_only(fake):
     assert result.move in board.legal_moves and engine.params["variant"].value == "bt"
     assert result.info.score == shashki.engine.Score(25) and result.info.nodes == 7
     with pytest.raises(HubVariantError, match="fake does not play russian; it plays "
-                                              "international, breakthrough, antidraughts"):
+                                              "international, breakthrough, frisian, "
+                                              "antidraughts"):
         engine.play(shashki.Board("russian"), Limit(depth=1))
 
 

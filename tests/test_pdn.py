@@ -302,7 +302,7 @@ def test_lenient_mode_records_errors_and_goes_on():
     ('[GameType "27"]\n\n1. 32-28 *', "GameType 27 is not a game shashki plays"),
     ('[GameType "abc"]\n\n*', "cannot read GameType"),
     ('[GameType "25,W,10,10,A0,0"]\n\n*', "10x10 board"),
-    ('[Variant "Frisian"]\n\n*', "unknown Variant 'Frisian'"),
+    ('[Variant "Killer"]\n\n*', "unknown Variant 'Killer'"),
     ('[FEN "W:W21:B21"]\n\n*', "FEN tag: square"),
     ('[Event "x"\n\n*', "cannot read the tag line"),
     ("1. c3-d4 ) *", "')' without"),

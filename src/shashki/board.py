@@ -65,8 +65,8 @@ class Board(BoardCore):
                     chosen.start_fen if fen is None else fen)
 
     def _setup(self, variant: Variant, fmjd: bool, fen: str) -> None:
-        white, black, kings, turn, _ = parse_fen(fen, variant)
-        self._reset(variant, white, black, kings, turn, fmjd)
+        white, black, kings, turn, counters = parse_fen(fen, variant)
+        self._reset(variant, white, black, kings, turn, fmjd, counters.get("runs", 0))
 
     def set_fen(self, fen: str) -> None:
         """Set the position from a FEN; the move history is cleared.  On error (InvalidFenError)
@@ -79,7 +79,8 @@ class Board(BoardCore):
         white, black, kings, turn = self._root()
         moves = [(m.origin, m.destination, m.captured) for m in self.move_stack]
         return (_unpickle, (type(self), self.variant.name, self.fmjd_draw_rules,
-                            (white, black, kings, turn), moves, tuple(self.draw_counters)))
+                            (white, black, kings, turn), moves, tuple(self.draw_counters),
+                            self._runs(True)))
 
     def parse_move(self, text: str) -> Move:
         """The legal move that `text` names, in the game's notation (shashki.notation).
@@ -173,11 +174,15 @@ class Board(BoardCore):
                 raise ValueError("a perft table is for a single-threaded run: give it without "
                                  "hash_mb, jobs, executor, checkpoint or progress")
             table.claim(f"{self.variant.rules.name} {'paths' if paths else 'unique'}")
-            return _perft.perft(*self.masks, self.variant.rules, depth, paths, table)
-        if executor is None and checkpoint is None and progress is None and (
-                jobs == 1 or depth < PARALLEL_MIN_DEPTH):
+            return _perft.perft(*self.masks, self.variant.rules, depth, paths, table,
+                                self._runs())
+        # the split runner hands positions on as masks, which do not carry frisian's kings'
+        # runs: a game that counts them is counted in one thread
+        if (executor is None and checkpoint is None and progress is None and (
+                jobs == 1 or depth < PARALLEL_MIN_DEPTH)) or self.variant.king_move_limit:
             table = _perft.PerftTable(hash_mb, shared=False) if hash_mb else None
-            return _perft.perft(*self.masks, self.variant.rules, depth, paths, table)
+            return _perft.perft(*self.masks, self.variant.rules, depth, paths, table,
+                                self._runs())
         from . import perft as _runner  # (see above)
         return _runner.perft(self, depth, paths, jobs=jobs, hash_mb=hash_mb,
                              executor=executor, checkpoint=checkpoint, progress=progress)
@@ -192,7 +197,8 @@ class Board(BoardCore):
         for move in self.legal_moves:
             child = self.copy(stack=False)
             child.push(move)
-            count = _perft.perft(*child.masks, self.variant.rules, depth - 1, paths)
+            count = _perft.perft(*child.masks, self.variant.rules, depth - 1, paths, None,
+                                 child._runs())
             out[move] = count * move.routes if paths else count
         return out
 
@@ -283,9 +289,9 @@ def _fmjd_setting(variant: Variant, value: Optional[bool]) -> bool:
 
 
 def _unpickle(cls: Type[Board], variant: str, fmjd: bool, root: Masks, moves: Any,
-              counters: Tuple[int, int, int, int]) -> Board:
+              counters: Tuple[int, int, int, int], runs: int = 0) -> Board:
     board = cls.__new__(cls)
-    board._reset(get_variant(variant), *root, fmjd)
+    board._reset(get_variant(variant), *root, fmjd, runs)
     if not moves:
         board._set_draws(*counters)
     for origin, destination, captured in moves:

@@ -59,7 +59,7 @@ from .variants import Variant, get_variant
 
 __all__ = ["MAX_PIECES", "BuildReport", "EgdbError", "MissingTableError", "Tables",
            "build", "default_folder", "for_engine", "open_tables", "probe", "signatures",
-           "verify"]
+           "unsupported", "verify"]
 
 #: the most pieces the builder handles (the index has room for 7 a side)
 MAX_PIECES = 7
@@ -119,10 +119,22 @@ def _file(folder: Path, variant: Variant, sig: Signature) -> Path:
     return folder / variant.name / ("".join(map(str, sig)) + ".egdb")
 
 
-def _new_tables(variant: Variant) -> EgdbTables:
+def unsupported(variant: Variant) -> Optional[str]:
+    """Why the databases cannot hold `variant`'s endings, or None when they can."""
     if variant.crowning_wins:
-        raise EgdbError(f"{variant.name} ends when a man is crowned: its endings of few "
-                        f"pieces are races, which the databases do not hold")
+        return (f"{variant.name} ends when a man is crowned: its endings of few pieces are "
+                f"races, which the databases do not hold")
+    if variant.king_move_limit:
+        return (f"{variant.name} limits a king's quiet moves in a row while its side has "
+                f"men: the kings' runs are part of the position, and the databases do not "
+                f"hold them")
+    return None
+
+
+def _new_tables(variant: Variant) -> EgdbTables:
+    reason = unsupported(variant)
+    if reason:
+        raise EgdbError(reason)
     return EgdbTables(variant.rules, Board(variant), reversed=variant.reversed_goal,
                       flying=variant.flying_kings)
 
@@ -192,12 +204,12 @@ def build(variant: Union[str, Variant], pieces: int, folder: Optional[PathLike] 
     variant = get_variant(variant)
     _check_pieces(pieces)
     root = _folder(folder)
+    tables = _new_tables(variant)       # (first: a game with no tables makes no folder)
     try:
         (root / variant.name).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise EgdbError(f"cannot make the folder {str(root / variant.name)!r}: "
                         f"{exc.strerror or exc}") from None
-    tables = _new_tables(variant)
     began = time.time()
     built = kept = positions = size = 0
     done = set()
@@ -415,7 +427,7 @@ def for_engine(variant: Variant, spec: Any) -> Optional[Tables]:
     """The tables an Engine probes: `spec` Tables, a folder, or None for the default folder;
     None when there are no complete tables.  Tables opened from a folder are shared by every
     engine of the process (and loaded once)."""
-    if variant.crowning_wins and not isinstance(spec, Tables):
+    if unsupported(variant) and not isinstance(spec, Tables):
         return None
     if isinstance(spec, Tables):
         tables = spec

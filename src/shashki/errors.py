@@ -14,6 +14,11 @@ class InvalidFenError(ShashkiError):
     """A FEN string that cannot be read: the message names the problem."""
 
 
+class InvalidKingRunsError(InvalidFenError):
+    """A FEN's kings' runs field (frisian: a king's quiet moves in a row) that cannot be read or
+    does not fit the position."""
+
+
 class InvalidMoveError(ShashkiError):
     """Move text that is not a move in the game's notation."""
 

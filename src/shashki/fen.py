@@ -19,19 +19,32 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from . import squares as _sq
 from ._text import bounded_int, quote, short
-from .errors import InvalidFenError
+from .errors import InvalidFenError, InvalidKingRunsError
 from .variants import WHITE, BLACK, COLOR_NAMES, Variant, get_variant
 
 #: every character a FEN may hold once spaces, quotes and the trailing dot are gone
-_ALLOWED = frozenset("WBKHFwbkhf" "abcdefghABCDEFGH" "0123456789" ":,-")
+_ALLOWED = frozenset("WBKHFwbkhf" "abcdefghABCDEFGH" "0123456789" ":,-+")
 _NUMBER = re.compile(r"[0-9]+\Z")
 _ALGEBRAIC = re.compile(r"([a-zA-Z])([0-9]+)\Z")
 # lidraughts writes ":H<halfmoves>:F<fullmove>" after the pieces; we read and return them
 _COUNTER = re.compile(r"([HF])([0-9]{1,9})\Z")
+# frisian: the kings' runs as lidraughts writes them, Black's then White's, each "+", the number
+# of quiet moves in a row (0-3) and the square of the king that made them: ":+0+247"
+_RUNS = re.compile(r"\+([0-9])([0-9]{0,2})\+([0-9])([0-9]{0,2})\Z")
+
+
+def pack_runs(runs: Tuple[Tuple[Optional[int], int], Tuple[Optional[int], int]]) -> int:
+    """Board.king_runs ((square, count) of White, of Black) as one int: for each colour a byte
+    (White's bits 0-7, Black's 8-15) of the count (bits 0-1) and the square (bits 2-7)."""
+    out = 0
+    for color, (square, count) in enumerate(runs):
+        if count:
+            out |= (count | (square or 0) << 2) << (8 * color)
+    return out
 
 
 def parse_fen(text: str, variant: Variant) -> Tuple[int, int, int, int, Dict[str, int]]:
@@ -78,9 +91,15 @@ def _parse(text: str, variant: Variant) -> Tuple[int, int, int, int, Dict[str, i
     masks: Dict[int, int] = {}
     kings = 0
     counters: Dict[str, int] = {}
+    runs_text = None
     for section in fields[1:]:
         if not section:
             continue  # "W::W21:B1" and a trailing ':' add nothing
+        if section.startswith("+"):
+            if runs_text is not None:
+                raise InvalidFenError(f"the kings' runs are given twice in FEN {quote(text)}")
+            runs_text = section
+            continue
         counter = _COUNTER.match(section)
         if counter:
             if counter.group(1) in counters:
@@ -114,7 +133,54 @@ def _parse(text: str, variant: Variant) -> Tuple[int, int, int, int, Dict[str, i
             square = variant.square_name(_sq.mask_squares(crowned_row)[0])
             raise InvalidFenError(f"a {name} man on {square}, its own promotion row; a man "
                                   f"there is crowned, so write K{square}")
+    if runs_text is not None:
+        counters["runs"] = _parse_runs(runs_text, text, variant, white, black, kings)
     return white, black, kings, turn, counters
+
+
+def _parse_runs(section: str, text: str, variant: Variant, white: int, black: int,
+                kings: int) -> int:
+    """The kings' runs field of a frisian FEN (``+<count><square>`` for Black, then White), as
+    pack_runs packs them; InvalidKingRunsError when it is not one or does not fit the
+    position."""
+    limit = variant.king_move_limit
+    if not limit:
+        raise InvalidKingRunsError(
+            f"{short(section, 16)!r} in FEN {quote(text)} gives kings' runs, which {variant.name} "
+            f"does not count (only a game that limits one king's moves in a row, as frisian)")
+    match = _RUNS.match(section)
+    if not match:
+        raise InvalidKingRunsError(
+            f"cannot read the kings' runs {short(section, 16)!r} in FEN {quote(text)}; expected "
+            f"'+' and a count 0-{limit} with the king's square for Black, then for White, "
+            f"e.g. '+0+247' (White's king on 47 has made 2 moves in a row)")
+    runs = [(None, 0), (None, 0)]
+    for color, count_text, square_text in ((BLACK, match.group(1), match.group(2)),
+                                           (WHITE, match.group(3), match.group(4))):
+        name = COLOR_NAMES[color]
+        count = int(count_text)
+        if count > limit:
+            raise InvalidKingRunsError(
+                f"{name}'s king has made {count} moves in a row in FEN {quote(text)}; "
+                f"{variant.name} allows at most {limit}")
+        if not count:
+            continue    # lidraughts may keep the square of a finished run: nothing to check
+        if not square_text:
+            raise InvalidKingRunsError(
+                f"{name}'s run of {count} in FEN {quote(text)} names no king; write the "
+                f"square after the count, e.g. '+{count}47'")
+        square = variant.square_from_number(_number(square_text, variant))
+        own = white if color == WHITE else black
+        if not (own & kings) >> square & 1:
+            raise InvalidKingRunsError(
+                f"{name}'s run in FEN {quote(text)} is of the king on {square_text}, but no "
+                f"{name} king stands there")
+        if not own & ~kings:
+            raise InvalidKingRunsError(
+                f"{name} has only kings in FEN {quote(text)}, so its kings' moves are not "
+                f"counted; write '+0' for {name}")
+        runs[color] = (square, count)
+    return pack_runs((runs[0], runs[1]))
 
 
 def _square_like(fen: str, position: int) -> bool:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
 from ._text import bounded_int, quote, short
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, InvalidSquareError
+from .fen import pack_runs
 
 if TYPE_CHECKING:
     from ._core.movegen import _RawMove
@@ -172,7 +173,7 @@ def _match(board: Board, text: str, squares: List[int]) -> Move:
         # order, the rule that a king lands where it can go on capturing included
         geometry = board.variant.geometry
         for r_origin, r_dest, captured, _, _, path, taken in board.variant.rules.routes(
-                *board.masks):
+                *board.masks, pack_runs(board.king_runs)):
             if r_origin == origin and r_dest == dest and \
                     _same_route(geometry, squares, (r_origin,) + path, taken):
                 return next(m for m in ends if m.captured_mask == captured)

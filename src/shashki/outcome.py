@@ -105,6 +105,12 @@ class Termination(enum.Enum):
                                  "win in 16 moves of each side (FMJD, international)")
     KING_CROWNED = ("king_crowned", None,
                     "the first side to crown a king wins (breakthrough)")
+    TWO_KINGS_VS_KING = ("two_kings_vs_king", None,
+                         "two kings against one king, nothing else on the board: the stronger "
+                         "side has not captured it in 7 moves of each side (frisian)")
+    KING_VS_KING = ("king_vs_king", None,
+                    "one king against one king: no capture in 2 moves of each side (frisian, "
+                    "as lidraughts reads the rule)")
 
     @property
     def is_draw(self) -> bool:
@@ -173,7 +179,8 @@ class DrawCounters(NamedTuple):
 TERMINATION_CODES: Dict[str, int] = {
     "no_moves": 1, "threefold_repetition": 2, "kings_vs_lone_king": 3, "kings_only_moves": 4,
     "balance_unchanged": 5, "lone_king_on_main_road": 6, "few_pieces_vs_lone_king": 7,
-    "no_progress": 8, "three_pieces_vs_lone_king": 9, "king_crowned": 10}
+    "no_progress": 8, "three_pieces_vs_lone_king": 9, "king_crowned": 10,
+    "two_kings_vs_king": 11, "king_vs_king": 12}
 _BY_CODE = {TERMINATION_CODES[t.value]: t for t in Termination}
 
 

@@ -99,6 +99,10 @@ class EndgameDraws:
     #: two pieces or fewer, one a king, against a lone king (7.2.8: 5; FMJD 6.4: 5 each)
     few_vs_lone_king: int = 0
     each_side: bool = False
+    #: frisian: kings only, two against one: moves of each side before a draw (7), counted from
+    #: when it arose; one king against one king (2 moves each)
+    two_kings_vs_king: int = 0
+    king_vs_king: int = 0
     #: the articles that name each termination while these rules are in force
     articles: Tuple[Tuple[str, str], ...] = ()
 
@@ -110,11 +114,23 @@ FMJD_64 = EndgameDraws(
     articles=(("threefold_repetition", "7.2.3"), ("kings_vs_lone_king", "7.2.4"),
               ("kings_only_moves", "7.2.5"), ("balance_unchanged", "7.2.6"),
               ("lone_king_on_main_road", "7.2.7"), ("few_pieces_vs_lone_king", "7.2.8")))
+#: the highest value (frisian): a king counts more than a man and less than two (2 kings beat 3
+#: men; 1 king loses to 2 men), as lidraughts counts it, 199 against 100: "a little less than
+#: two men", so that captures are compared on men + 2 * kings, then on the fewer kings (which
+#: no count of 20 pieces can tell from 2 - epsilon); at equal value a king's capture first
+FRISIAN_VALUE = Precedence("frisian", men=100, kings=199, by_king=True)
+
 #: FMJD rules of international draughts, art. 6 (and its family)
 FMJD_INTERNATIONAL = EndgameDraws(
     "FMJD", three_vs_lone_king=16, few_vs_lone_king=5, each_side=True,
     articles=(("threefold_repetition", "6.1"), ("kings_only_moves", "6.2"),
               ("three_pieces_vs_lone_king", "6.3"), ("few_pieces_vs_lone_king", "6.4")))
+#: frisian (KNDB/DFS rules as lidraughts and pydraughts read them; shashki.outcome): two kings
+#: against one must win in 7 moves; one king against one is a draw (the rule book: at once,
+#: unless a capture is forced now or next move; lidraughts and pydraughts allow 2 moves each
+#: for it, and so does shashki)
+FRISIAN_DRAWS = EndgameDraws("KNDB frisian", two_kings_vs_king=7, king_vs_king=2,
+                             each_side=True)
 #: APCA: three kings against one king must win within thirteen moves
 APCA = EndgameDraws("APCA", kings_vs_lone_king=13)
 
@@ -183,6 +199,12 @@ class Variant:
     remove_at_once: bool = False
     #: the first side to crown a king wins (breakthrough)
     crowning_wins: bool = False
+    #: men and kings capture along ranks and files too, not only diagonally (frisian): a man
+    #: the piece on the next dark square of its row or column, a king at any distance
+    orthogonal_captures: bool = False
+    #: the most quiet moves the same king may make in a row while its side also has men (0: no
+    #: such limit; frisian: 3).  The count is part of the position (Board.king_runs, the FEN)
+    king_move_limit: int = 0
     # --- the board ---
     geometry: Geometry = field(default=EIGHT, repr=False)
     # --- dialects ---
@@ -311,6 +333,10 @@ class Variant:
             "K_PROMO": _PROMOTION_CODES[self.promotion],
             "K_PREC_MEN": p.men, "K_PREC_KINGS": p.kings, "K_PREC_BY_KING": int(p.by_king),
             "K_PREC_NKINGS": int(p.most_kings), "K_PREC_ORDER": int(p.kings_first),
+            "K_ORTHO": int(self.orthogonal_captures),
+            "K_COL_FIRST": g.ghost_mask(range(0, g.squares, g.width)),
+            "K_COL_LAST": g.ghost_mask(range(g.width - 1, g.squares, g.width)),
+            "K_KING_LIMIT": self.king_move_limit,
         }
 
     @property
@@ -492,8 +518,22 @@ THAI = Variant(
     pdn_gametype="31,W,8,8,A0,0", start_fen="W:Wa1,c1,e1,g1,b2,d2,f2,h2:Ba7,c7,e7,g7,b8,d8,f8,h8",
     kings_only_limit=0, engine=_FLYING_ENGINE)
 
+# --- frisian (KNDB) ---------------------------------------------------------------------------
+
+FRISIAN = replace(
+    INTERNATIONAL, name="frisian", aliases=("frisian-draughts", "fries", "frysk-damjen"),
+    title="Frisian draughts", orthogonal_captures=True, king_move_limit=3,
+    precedence=FRISIAN_VALUE, gametype=40, pdn_gametype="40,W,10,10,N2,0",
+    kings_only_limit=0, endgame_draws=FRISIAN_DRAWS, fmjd_endgame_rules=True,
+    hub_names=("frisian",))
+
+# frisian with five men each on the back row (lidraughts' "frysk")
+FRYSK = replace(
+    FRISIAN, name="frysk", aliases=("frysk!",), title="Frysk! (frisian, five men each)",
+    start_fen="W:W46-50:B1-5", hub_names=("frysk",))
+
 VARIANTS = (RUSSIAN, GIVEAWAY, BRAZILIAN, ITALIAN, ENGLISH, INTERNATIONAL, ANTIDRAUGHTS,
-            BREAKTHROUGH, POOL, SPANISH, CZECH, THAI)
+            BREAKTHROUGH, POOL, SPANISH, CZECH, THAI, FRISIAN, FRYSK)
 #: the game a Board plays when none is named
 DEFAULT = RUSSIAN
 

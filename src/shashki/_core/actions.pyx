@@ -25,7 +25,7 @@ moves are generated.
 """
 
 from libc.stdint cimport int32_t, uint8_t
-from .kernel cimport u64, WHITE, BLACK, MAXMOVES, Move as KMove, ctz
+from .kernel cimport u64, WHITE, BLACK, MAXMOVES, Move as KMove, ctz, popcount
 from .movegen cimport Kernel
 from .board cimport BoardCore, Move
 from .arrays cimport Buffer, new_buffer
@@ -178,16 +178,16 @@ cdef inline void fill(float *plane, int cells, float value) noexcept nogil:
 
 
 cdef void put(float *plane, u64 ghost, const int *square, int nsq, int width,
-              bint flip) noexcept nogil:
-    # a 1 on the cell of every square of `ghost`: row r of the picture is row r of the board
-    # from the viewer's side, its cells the 2 * width files (the light ones stay 0)
+              bint flip, float value=1.0) noexcept nogil:
+    # `value` (1) on the cell of every square of `ghost`: row r of the picture is row r of the
+    # board from the viewer's side, its cells the 2 * width files (the light ones stay 0)
     cdef int s, row, col
     while ghost:
         s = view(square[ctz(ghost)], nsq, flip)
         ghost &= ghost - 1
         row = s // width
         col = s % width
-        plane[row * 2 * width + 2 * col + (row & 1)] = 1.0
+        plane[row * 2 * width + 2 * col + (row & 1)] = value
 
 
 def planes(BoardCore board, bint perspective=False):
@@ -203,6 +203,7 @@ def planes(BoardCore board, bint perspective=False):
     cdef float *p = <float *>out.data
     cdef u64 kings = board.pos.kings
     cdef int limit, c
+    cdef unsigned int run
     for c in range(2):
         put(p + (2 * c) * cells, board.pos.pieces[me ^ c] & ~kings, k.square, k.squares, width,
             flip)
@@ -221,4 +222,17 @@ def planes(BoardCore board, bint perspective=False):
         fill(p + 8 * cells, cells, fraction(board.draws.road + 1, 2 * r.three_moves + 1))
     if r.few_moves and board.draws.few >= 0:
         fill(p + 9 * cells, cells, fraction(board.draws.few + 1, 2 * r.few_moves + 1))
+    if board.ops.king_limit:
+        # frisian: plane 8 the kings' runs, on the square of each side's running king its quiet
+        # moves in a row over the limit (1: it may only capture now); plane 9 the count of two
+        # kings against one or of king against king, as plane 9 of the other games
+        for c in range(2):
+            run = (board.pos.run >> (8 * c)) & 0xFF
+            if run:
+                put(p + 8 * cells, (<u64>1) << (run & 63), k.square, k.squares, width, flip,
+                    fraction(run >> 6, board.ops.king_limit))
+        if board.draws.few >= 0:
+            limit = r.two_kings_plies if popcount(board.pos.pieces[0] | board.pos.pieces[1]) \
+                == 3 else r.king_pair_plies
+            fill(p + 9 * cells, cells, fraction(board.draws.few + 1, limit + 1))
     return out

@@ -285,8 +285,9 @@ cdef class LegalMoves:
 
 
 cdef inline bint same_position(const Position *a, const Position *b) noexcept:
+    # the kings' runs (frisian) are part of the position: 0 in the other games
     return (a.pieces[0] == b.pieces[0] and a.pieces[1] == b.pieces[1] and a.kings == b.kings
-            and a.turn == b.turn)
+            and a.turn == b.turn and a.run == b.run)
 
 
 @cython.freelist(16)
@@ -370,12 +371,13 @@ cdef class BoardCore:
         PyMem_Free(self.routes)
         PyMem_Free(self.amb)
 
-    def _reset(self, variant, white, black, kings, turn, bint fmjd):
+    def _reset(self, variant, white, black, kings, turn, bint fmjd, runs=0):
         """Set the position (square masks) and the game; the history is cleared.  The caller
-        (Board) has checked the position."""
+        (Board) has checked the position.  `runs` (frisian: shashki.fen.pack_runs) are the
+        kings' quiet moves in a row of each side."""
         cdef Kernel kernel = variant.rules
         cdef Position p
-        kernel.position(&p, white, black, kings, turn)
+        kernel.position(&p, white, black, kings, turn, runs)
         self.variant = variant
         self.fmjd_draw_rules = fmjd
         self.kernel = kernel
@@ -414,6 +416,30 @@ cdef class BoardCore:
     def kings(self):
         """Mask of the kings of both sides."""
         return self.kernel.from_ghost(self.pos.kings)
+
+    @property
+    def king_runs(self):
+        """The kings' runs (frisian: a side that also has men may make at most three quiet
+        moves in a row with the same king): for White and for Black, (square, count) of the
+        king that side has moved in its last `count` moves without a capture, or (None, 0)."""
+        cdef int c, byte
+        out = []
+        for c in range(2):
+            byte = (self.pos.run >> (8 * c)) & 0xFF
+            out.append((self.kernel.square[byte & 63], byte >> 6) if byte else (None, 0))
+        return tuple(out)
+
+    def _runs(self, bint root=False):
+        """king_runs packed as shashki.fen.pack_runs does (of the position before the first
+        move of the history with `root`)."""
+        cdef Position *p = &self.hist[0].pos if root and self.nhist else &self.pos
+        cdef int c, byte
+        cdef int out = 0
+        for c in range(2):
+            byte = (p.run >> (8 * c)) & 0xFF
+            if byte:
+                out |= ((byte >> 6) | (self.kernel.square[byte & 63] << 2)) << (8 * c)
+        return out
 
     @property
     def masks(self):
@@ -473,6 +499,14 @@ cdef class BoardCore:
                 if kings >> self.kernel.bit[s] & 1:
                     items.append("K" + names[s])
             parts.append(("W" if c == WHITE else "B") + ",".join(items))
+        if self.pos.run & 0xFFFF:
+            # the kings' runs as lidraughts writes them (Black's, then White's): "+" count and
+            # the square of the king, e.g. ":+0+247" (White's king on 47 has made 2 moves)
+            runs = ":"
+            for c in (BLACK, WHITE):
+                s = (self.pos.run >> (8 * c)) & 0xFF
+                runs += f"+{s >> 6}{names[self.kernel.square[s & 63]] if s else ''}"
+            parts.append(runs[1:])
         return ":".join(parts)
 
     # --- moves ---------------------------------------------------------------------------------
@@ -674,13 +708,11 @@ cdef class BoardCore:
         if not isinstance(other, BoardCore):
             return NotImplemented
         cdef BoardCore o = other
-        return (self.variant == o.variant and self.pos.pieces[0] == o.pos.pieces[0] and
-                self.pos.pieces[1] == o.pos.pieces[1] and self.pos.kings == o.pos.kings and
-                self.pos.turn == o.pos.turn)
+        return self.variant == o.variant and same_position(&self.pos, &o.pos)
 
     def __hash__(self):
         return hash((self.variant.name, self.pos.pieces[0], self.pos.pieces[1], self.pos.kings,
-                     self.pos.turn))
+                     self.pos.turn, self.pos.run))
 
     def _root(self):
         """The square masks of the position before the first move of the history."""
@@ -710,7 +742,7 @@ cdef class BoardCore:
         while back <= window:
             q = &self.hist[self.nhist - back].pos
             if q.pieces[0] == p.pieces[0] and q.pieces[1] == p.pieces[1] and \
-                    q.kings == p.kings and q.turn == p.turn:
+                    q.kings == p.kings and q.turn == p.turn and q.run == p.run:
                 count += 1
                 if count >= limit:
                     break
@@ -733,7 +765,7 @@ cdef class BoardCore:
             while back <= self.draws.halfmove + 1 and back <= self.nhist:
                 q = &self.hist[self.nhist - back].pos
                 if q.pieces[0] == child.pieces[0] and q.pieces[1] == child.pieces[1] and \
-                        q.kings == child.kings and q.turn == child.turn:
+                        q.kings == child.kings and q.turn == child.turn and q.run == child.run:
                     count += 1
                     if count >= 3:
                         return True
@@ -832,3 +864,5 @@ cdef void set_draw_rules(DrawRules *r, object variant, bint endgame, u64 main_ro
         r.three_on_road = e.three_on_main_road
         r.few_moves = e.few_vs_lone_king
         r.each_side = e.each_side
+        r.two_kings_plies = 2 * e.two_kings_vs_king
+        r.king_pair_plies = 2 * e.king_vs_king

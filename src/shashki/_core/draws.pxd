@@ -19,6 +19,8 @@ cdef enum Termination:
     T_NO_PROGRESS = 8           # english 40-move rule
     T_THREE_PIECES = 9          # FMJD 6.3: three pieces against a lone king, anywhere
     T_CROWNED = 10              # breakthrough: the side that crowned a king has won
+    T_TWO_KINGS = 11            # frisian: two kings against one king, 7 moves each
+    T_KING_PAIR = 12            # frisian: one king against one king, 2 moves each
 
 ctypedef struct DrawRules:
     # The limits come from the game's record (shashki.variants: kings_only_limit,
@@ -33,6 +35,11 @@ ctypedef struct DrawRules:
     bint each_side              # the limits count the moves of each side, not the stronger's
     bint crowning_wins          # breakthrough
     u64 main_road               # the long diagonal a1-h8 (ghost layout), for 7.2.7
+    # frisian: only kings on the board, two against one (plies of 7 moves each) and one
+    # against one (2 moves each); counted in DrawState.few from when the configuration arose,
+    # afresh after a capture
+    int two_kings_plies
+    int king_pair_plies
 
 ctypedef struct DrawState:
     int halfmove        # plies since the last man move or capture
@@ -56,6 +63,12 @@ cdef inline void configurations(const Position *p, const DrawRules *r, bint *roa
     few[0] = False
     if popcount(p.pieces[0] | p.pieces[1]) > 4:
         return
+    if r.two_kings_plies or r.king_pair_plies:
+        # frisian: kings only, two against one or one against one
+        count = popcount(p.pieces[0] | p.pieces[1])
+        few[0] = ((p.pieces[0] | p.pieces[1]) & ~p.kings) == 0 and p.pieces[0] != 0 and \
+            p.pieces[1] != 0 and (count == 2 or count == 3)
+        return
     for c in range(2):
         strong = p.pieces[c]
         weak = p.pieces[c ^ 1]
@@ -71,7 +84,7 @@ cdef inline void configurations(const Position *p, const DrawRules *r, bint *roa
 cdef inline void draws_start(DrawState *d, const Position *p, const DrawRules *r) noexcept nogil:
     """The counters of a set-up position: every count starts there."""
     cdef bint road = False, few = False
-    if r.three_moves or r.few_moves:
+    if r.three_moves or r.few_moves or r.two_kings_plies or r.king_pair_plies:
         configurations(p, r, &road, &few)
     d.halfmove = 0
     d.balance = 0
@@ -90,13 +103,18 @@ cdef inline void draws_after(DrawState *d, const Position *before, const Move *m
     else:
         d.halfmove = 0 if man_moved else d.halfmove + 1
         d.balance = 0 if m.promote else d.balance + 1
-    if (r.three_moves or r.few_moves) and popcount(after.pieces[0] | after.pieces[1]) <= 4:
+    if (r.three_moves or r.few_moves or r.two_kings_plies or r.king_pair_plies) and \
+            popcount(after.pieces[0] | after.pieces[1]) <= 4:
         configurations(after, r, &road, &few)
         # 7.2.7 and 7.2.8 count from when their configuration arose and go on through changes
         # inside it (a man of the stronger side crowned, a piece of it taken): the rule names
-        # the configuration, not one balance of forces
+        # the configuration, not one balance of forces.  Frisian's two rules are two
+        # configurations: a capture (two kings against one becoming one against one) starts
+        # the count again
         d.road = (d.road + 1 if d.road >= 0 else 0) if road else -1
-        d.few = (d.few + 1 if d.few >= 0 else 0) if few else -1
+        d.few = (d.few + 1 if d.few >= 0 and not (m.captured and (r.two_kings_plies or
+                                                                  r.king_pair_plies)) else 0) \
+            if few else -1
     else:
         d.road = -1
         d.few = -1
@@ -152,4 +170,12 @@ cdef inline int draw_rule(const DrawState *d, const Position *p, const DrawRules
     if r.no_progress_plies and d.halfmove >= r.no_progress_plies and \
             not (skip >> T_NO_PROGRESS) & 1:
         return T_NO_PROGRESS
+    if (r.two_kings_plies or r.king_pair_plies) and d.few >= 0:
+        pieces = popcount(p.pieces[0] | p.pieces[1])
+        if pieces == 3 and r.two_kings_plies and d.few >= r.two_kings_plies and \
+                not (skip >> T_TWO_KINGS) & 1:
+            return T_TWO_KINGS
+        if pieces == 2 and r.king_pair_plies and d.few >= r.king_pair_plies and \
+                not (skip >> T_KING_PAIR) & 1:
+            return T_KING_PAIR
     return T_NONE

@@ -44,6 +44,16 @@ ctypedef struct Position:
     u64 pieces[2]           # all pieces of White, of Black (ghost layout)
     u64 kings               # kings of both colours
     int turn                # WHITE or BLACK
+    # The games with a limit on one king's moves in a row (frisian: a side that also has men
+    # may move the same king at most 3 times in a row without capturing): RUN_ON, and for each
+    # side a byte (White's bits 0-7, Black's 8-15): its king's bit index (bits 0-5) and how many
+    # quiet moves in a row that king has made (bits 6-7; 0: none, and the byte is 0).  The byte
+    # is 0 for a side without men.  0 in every other game: it lives in what was the struct's
+    # padding, so no Position grows, and it is compared as part of the position.
+    uint32_t run
+
+cdef enum:
+    RUN_ON = 0x10000        # the game counts its kings' runs (set in every position of it)
 
 ctypedef struct Move:
     # Making a move is three masks: own ^= ft, theirs &= ~captured, kings = (kings & ~captured)
@@ -110,6 +120,8 @@ ctypedef struct KernelOps:
     # Sets *overflow when a move list overflowed (the count is then wrong).
     u64 (*perft)(const Position *p, int depth, bint unique, PerftTable *tt,
                  int *overflow) noexcept nogil
+    # the most quiet moves one king may make in a row while its side has men (0: no limit)
+    int king_limit
     # a ply of a random playout, the moves not listed: -1 if the side to move must capture, else
     # the number n of its quiet moves (the men's steps in their two forward directions, then the
     # kings' in the four, nearest squares first), and (n > 0) move random_below(rnd, n) of them
@@ -210,6 +222,48 @@ cdef inline void make_move(Position *dst, const Position *src, const Move *m) no
     dst.pieces[us ^ 1] = src.pieces[us ^ 1] & ~m.captured
     dst.kings = (src.kings & ~m.captured) ^ m.kx
     dst.turn = us ^ 1
+    dst.run = src.run
+    if src.run:
+        king_run_after(dst, src, m)
+
+
+cdef inline uint32_t run_byte(uint32_t run, int color) noexcept nogil:
+    return (run >> (8 * color)) & 0xFF
+
+
+cdef inline int run_count(uint32_t run, int color) noexcept nogil:
+    """How many quiet moves in a row `color`'s king has made (0-3)."""
+    return <int>(run_byte(run, color) >> 6)
+
+
+cdef inline u64 run_king(uint32_t run, int color) noexcept nogil:
+    """The bit of the king `color` has moved last (0 when it has made no quiet move)."""
+    cdef uint32_t byte = run_byte(run, color)
+    return ((<u64>1) << (byte & 63)) if byte else 0
+
+
+cdef inline void king_run_after(Position *dst, const Position *src, const Move *m) noexcept nogil:
+    # The kings' runs after move m (src -> dst) in a game that counts them: the mover's run
+    # goes on with a quiet move of the king it moved last, starts again at 1 with a quiet move
+    # of another king, and ends with a man's move or any capture; a side without men, and a
+    # side whose running king was just taken, has no run.
+    cdef int us = src.turn
+    cdef uint32_t mine = run_byte(src.run, us)
+    cdef uint32_t theirs = run_byte(src.run, us ^ 1)
+    if m.captured == 0 and m.ft != 0 and m.kx == m.ft:
+        if mine and (mine & 63) == m.frm:
+            mine = (mine & 0xC0) + (0x40 if (mine & 0xC0) != 0xC0 else 0)
+        else:
+            mine = 0x40
+        mine |= m.to
+    else:
+        mine = 0
+    if not (dst.pieces[us] & ~dst.kings):
+        mine = 0
+    if theirs and (m.captured & ((<u64>1) << (theirs & 63)) or
+                   not (dst.pieces[us ^ 1] & ~dst.kings)):
+        theirs = 0
+    dst.run = RUN_ON | (mine << (8 * us)) | (theirs << (8 * (us ^ 1)))
 
 
 cdef inline u64 tt_slot(PerftTable *tt, u64 white, u64 black, u64 kings, int turn,

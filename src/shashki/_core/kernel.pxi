@@ -19,7 +19,19 @@ from cpython.pycapsule cimport PyCapsule_New
 from ..kernel cimport (u64, WHITE, BLACK, MAXMOVES, MAXPATH, PROMO_KING, PROMO_MAN, PROMO_STOP,
                       Position, Move, Route, MoveList, PerftTable, KernelOps, popcount, ctz,
                       prefetch, nth_bit, fast_pdep, random_below,
-                      tt_slot, tt_probe, tt_store)
+                      tt_slot, tt_probe, tt_store, RUN_ON, run_count, run_king, make_move)
+
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy
+
+cdef enum:
+    # K_ORTHO: the routes of one position told apart by the order of the pieces they take (see
+    # Orders): ORDERS_INLINE on the stack, then on the heap, doubling, up to ORDERS_MAX.  Random
+    # set-ups with a dozen kings have over a thousand routes of the best class; past ORDERS_MAX
+    # (or if malloc fails) the move list's overflow is set, so that perft and the move list
+    # raise an error rather than count a route twice.
+    ORDERS_INLINE = 64
+    ORDERS_MAX = 1 << 16
 
 cdef extern from *:
     # the rules record and the geometry (see shashki.variants.Variant.kernel_constants)
@@ -42,6 +54,15 @@ cdef extern from *:
     const bint K_PREC_BY_KING
     const bint K_PREC_NKINGS
     const bint K_PREC_ORDER
+    # frisian: men and kings capture along ranks and files too (the next dark square of the
+    # same row is one bit away, of the same column 2W+1 bits away); the column masks stop a
+    # step along a row at its ends
+    const bint K_ORTHO
+    const u64 K_COL_FIRST       # the first square of each row (no step west from it)
+    const u64 K_COL_LAST        # the last square of each row (no step east from it)
+    # the most quiet moves the same king may make in a row while its side has men (0: no
+    # limit); the runs are kept in Position.run (kernel.pxd, make_move)
+    const int K_KING_LIMIT
 
 
 ctypedef struct White:
@@ -66,9 +87,17 @@ ctypedef fused Mode:
 
 # --- geometry ---------------------------------------------------------------------------------
 # Directions: 0 north-east, 1 north-west, 2 south-east, 3 south-west; 3 - d is the reverse of d.
+# With K_ORTHO (captures only) also 4 north, 5 east, 6 west, 7 south (11 - d the reverse): the
+# next dark square along a file is two rows up, a shift by 2W + 1 (the same column of the next
+# pair of rows); along a rank it is the next bit, masked at the row's ends (a row's last bit
+# is followed by a ghost bit or by the first square of the next row).
 # Called with a literal direction, each of these folds to one shift.
 
 cdef inline u64 sh(u64 b, int d) noexcept nogil:
+    # (the orthogonal steps in a function of their own, so that the diagonal games' kernels
+    # see the same small function as before they existed: GCC's inlining is unchanged)
+    if K_ORTHO and d >= 4:
+        return sh_orthogonal(b, d)
     if d == 0:
         return b << (K_W + 1)
     if d == 1:
@@ -76,6 +105,20 @@ cdef inline u64 sh(u64 b, int d) noexcept nogil:
     if d == 2:
         return b >> K_W
     return b >> (K_W + 1)
+
+
+cdef inline u64 sh_orthogonal(u64 b, int d) noexcept nogil:
+    if d == 4:
+        return b << (2 * K_W + 1)
+    if d == 5:
+        return (b & ~K_COL_LAST) << 1
+    if d == 6:
+        return (b & ~K_COL_FIRST) >> 1
+    return b >> (2 * K_W + 1)
+
+
+cdef inline int rev(int d) noexcept nogil:
+    return 11 - d if K_ORTHO and d >= 4 else 3 - d
 
 
 cdef inline int us_of(Side *s) noexcept nogil:
@@ -115,6 +158,22 @@ ctypedef struct Ctx:
     bint unique         # Counting: count moves, not routes
     MoveList *ml        # Listing, Routing; Counting: seen captures of 3 pieces or more
     Route route         # Routing: the route so far
+    # K_ORTHO: the order of the pieces taken so far (6 bits each, 10 a word), and the orders
+    # of the routes found, so that two ways of taking the same pieces in the same order (the
+    # king lands on another square of the same line, then goes on in another direction: with
+    # ranks and files, two landing squares can reach the same next piece) count as one route
+    u64 order_bits[3]
+    Orders *orders
+
+
+ctypedef struct Orders:
+    # the routes found in the best class so far: 4 words each, the order of the pieces taken
+    # (Ctx.order_bits: it names the captured set too) and origin | destination << 8.  Looked up
+    # one by one: most positions have a handful of routes, and the table is emptied per class.
+    int n
+    int size            # routes that `key` holds room for
+    u64 *key            # `first`, or a heap block of `size` routes
+    u64 first[ORDERS_INLINE * 4]
 
 
 cdef inline u64 prec_key(const Ctx *c, int n) noexcept nogil:
@@ -162,6 +221,13 @@ cdef inline void finish(Mode *m, Ctx *c, u64 to, u64 cap, int n, bint king) noex
             c.best = key
             c.count = 0
             ml.n = 0
+            if K_ORTHO:
+                c.orders.n = 0
+    if K_ORTHO and not (Mode is Counting and c.unique) and not (Mode is Routing and not ml.merge):
+        # one route per order of the pieces taken (a route written in full, Routing without
+        # merging, keeps every way of landing)
+        if not new_order(c, f, t, cap):
+            return
     if Mode is Counting:
         if n >= 3 and c.unique:
             if seen(ml, f, t, cap):
@@ -177,6 +243,43 @@ cdef inline void finish(Mode *m, Ctx *c, u64 to, u64 cap, int n, bint king) noex
         c.count += 1
     else:
         add_capture(m, c, ml, f, t, to, cap, n, king)
+
+
+cdef inline bint new_order(Ctx *c, int f, int t, u64 cap) noexcept nogil:
+    """False if a route with this order of captures, origin and destination was found already
+    (in the best class so far); else records it and returns True."""
+    cdef Orders *o = c.orders
+    cdef u64 ft = (<u64>f) | ((<u64>t) << 8)
+    cdef u64 *e
+    cdef u64 *grown
+    cdef int i
+    for i in range(o.n):
+        e = &o.key[4 * i]
+        if e[0] == c.order_bits[0] and e[1] == c.order_bits[1] and \
+                e[2] == c.order_bits[2] and e[3] == ft:
+            return False
+    if o.n == o.size:
+        # full: a table twice the size on the heap, or, past ORDERS_MAX or without memory, an
+        # honest failure.  The route is counted, but the overflow flag makes perft and the
+        # move list raise an error instead of returning a count that may hold a route twice.
+        grown = NULL
+        if o.size < ORDERS_MAX:
+            grown = <u64 *>malloc(2 * o.size * 4 * sizeof(u64))
+        if grown == NULL:
+            c.ml.overflow = 1
+            return True
+        memcpy(grown, o.key, o.n * 4 * sizeof(u64))
+        if o.key != o.first:
+            free(o.key)
+        o.key = grown
+        o.size *= 2
+    e = &o.key[4 * o.n]
+    e[0] = c.order_bits[0]
+    e[1] = c.order_bits[1]
+    e[2] = c.order_bits[2]
+    e[3] = ft
+    o.n += 1
+    return True
 
 
 cdef inline void add_capture(Mode *m, Ctx *c, MoveList *ml, int f, int t, u64 to, u64 cap, int n,
@@ -206,6 +309,8 @@ cdef inline void take(Mode *m, Ctx *c, u64 victim, u64 land, int n) noexcept nog
     # the n-th capture (from 0) takes `victim` and lands on `land`
     if K_REMOVE_AT_ONCE:
         c.empty |= victim       # its square is free at once: to pass over or land on
+    if K_ORTHO:
+        c.order_bits[n // 10] |= (<u64>(ctz(victim) + 1)) << (6 * (n % 10))
     if prec_kinds() and victim & c.enemy_kings:
         c.nkings += 1
         c.order |= (<uint32_t>1) << (23 - n)
@@ -217,6 +322,8 @@ cdef inline void take(Mode *m, Ctx *c, u64 victim, u64 land, int n) noexcept nog
 cdef inline void untake(Ctx *c, u64 victim, int n) noexcept nogil:
     if K_REMOVE_AT_ONCE:
         c.empty &= ~victim
+    if K_ORTHO:
+        c.order_bits[n // 10] &= ~((<u64>63) << (6 * (n % 10)))
     if prec_kinds() and victim & c.enemy_kings:
         c.nkings -= 1
         c.order &= ~((<uint32_t>1) << (23 - n))
@@ -229,7 +336,7 @@ cdef inline bint king_leg(Side *s, Mode *m, Ctx *c, u64 sq, u64 cap, int n, int 
     cdef bint cont, first
     # back the way it came the piece just taken blocks (unless it has left the board); on in
     # the same direction from a later landing square is the route from the first one
-    if came >= 0 and ((d == 3 - came and not K_REMOVE_AT_ONCE) or (skip_same and d == came)):
+    if came >= 0 and ((came == rev(d) and not K_REMOVE_AT_ONCE) or (skip_same and d == came)):
         return False
     t = sh(sq, d)
     if K_FLYING:
@@ -280,6 +387,11 @@ cdef bint king_capture(Side *s, Mode *m, Ctx *c, u64 sq, u64 cap, int n, int cam
     found |= king_leg(s, m, c, sq, cap, n, came, skip_same, 1)
     found |= king_leg(s, m, c, sq, cap, n, came, skip_same, 2)
     found |= king_leg(s, m, c, sq, cap, n, came, skip_same, 3)
+    if K_ORTHO:
+        found |= king_leg(s, m, c, sq, cap, n, came, skip_same, 4)
+        found |= king_leg(s, m, c, sq, cap, n, came, skip_same, 5)
+        found |= king_leg(s, m, c, sq, cap, n, came, skip_same, 6)
+        found |= king_leg(s, m, c, sq, cap, n, came, skip_same, 7)
     return found
 
 
@@ -295,6 +407,9 @@ cdef inline bint man_can_jump(Side *s, u64 sq, u64 jumpable, u64 empty) noexcept
         r |= sh(sh(sq, 2) & jumpable, 2)
     if K_MEN_BACK or forward(s, 3):
         r |= sh(sh(sq, 3) & jumpable, 3)
+    if K_ORTHO:
+        r |= sh(sh(sq, 4) & jumpable, 4) | sh(sh(sq, 5) & jumpable, 5) | \
+            sh(sh(sq, 6) & jumpable, 6) | sh(sh(sq, 7) & jumpable, 7)
     return (r & empty) != 0
 
 
@@ -303,7 +418,7 @@ cdef inline bint man_leg(Side *s, Mode *m, Ctx *c, u64 sq, u64 cap, int n, u64 j
     """A man on `sq` that has taken `cap` (n pieces) tries to jump in direction d."""
     cdef u64 over, land, ncap
     cdef bint crowned
-    if not (K_MEN_BACK or forward(s, d)):
+    if not (K_MEN_BACK or forward(s, d) or d >= 4):
         return False
     over = sh(sq, d) & jumpable
     if not over:
@@ -337,6 +452,11 @@ cdef bint man_capture(Side *s, Mode *m, Ctx *c, u64 sq, u64 cap, int n) noexcept
     found |= man_leg(s, m, c, sq, cap, n, jumpable, 1)
     found |= man_leg(s, m, c, sq, cap, n, jumpable, 2)
     found |= man_leg(s, m, c, sq, cap, n, jumpable, 3)
+    if K_ORTHO:
+        found |= man_leg(s, m, c, sq, cap, n, jumpable, 4)
+        found |= man_leg(s, m, c, sq, cap, n, jumpable, 5)
+        found |= man_leg(s, m, c, sq, cap, n, jumpable, 6)
+        found |= man_leg(s, m, c, sq, cap, n, jumpable, 7)
     return found
 
 
@@ -352,6 +472,9 @@ cdef inline u64 man_jumpers(Side *s, u64 men, u64 jumpable, u64 empty) noexcept 
         r |= sh(sh(empty, 1) & jumpable, 1)
     if K_MEN_BACK or forward(s, 3):
         r |= sh(sh(empty, 0) & jumpable, 0)
+    if K_ORTHO:
+        r |= sh(sh(empty, 7) & jumpable, 7) | sh(sh(empty, 6) & jumpable, 6) | \
+            sh(sh(empty, 5) & jumpable, 5) | sh(sh(empty, 4) & jumpable, 4)
     return r & men
 
 
@@ -370,7 +493,14 @@ cdef inline bint kings_can_capture(u64 kings, u64 enemy, u64 empty) noexcept nog
     """Whether any of `kings` can capture, bit-parallel along each direction."""
     return (king_ray_capture(kings, enemy, empty, 0) or king_ray_capture(kings, enemy, empty, 1)
             or king_ray_capture(kings, enemy, empty, 2)
-            or king_ray_capture(kings, enemy, empty, 3))
+            or king_ray_capture(kings, enemy, empty, 3)
+            or (K_ORTHO and kings_capture_orthogonally(kings, enemy, empty)))
+
+
+cdef inline bint kings_capture_orthogonally(u64 kings, u64 enemy, u64 empty) noexcept nogil:
+    return (king_ray_capture(kings, enemy, empty, 4) or king_ray_capture(kings, enemy, empty, 5)
+            or king_ray_capture(kings, enemy, empty, 6)
+            or king_ray_capture(kings, enemy, empty, 7))
 
 
 cdef inline u64 own_of(Side *s, u64 w, u64 b) noexcept nogil:
@@ -401,6 +531,11 @@ cdef inline void start_search(Side *s, Ctx *c, u64 w, u64 b, u64 k) noexcept nog
     c.count = 0
     c.nkings = 0
     c.order = 0
+    if K_ORTHO:
+        c.order_bits[0] = 0
+        c.order_bits[1] = 0
+        c.order_bits[2] = 0
+        c.orders.n = 0
 
 
 cdef void search_captures(Side *s, Mode *m, u64 w, u64 b, u64 k, u64 cand,
@@ -419,6 +554,20 @@ cdef void search_captures(Side *s, Mode *m, u64 w, u64 b, u64 k, u64 cand,
         c.empty = empty | sq
         man_capture(s, m, c, sq, 0, 0)
     search_kings(s, m, c, kings, empty)
+
+
+cdef void search_captures_ordered(Side *s, Mode *m, u64 w, u64 b, u64 k, u64 cand,
+                                  Ctx *c) noexcept nogil:
+    # K_ORTHO: search_captures with a table of the routes' orders (its own frame, so that the
+    # other kernels' callers carry no such table)
+    cdef Orders orders
+    orders.n = 0
+    orders.size = ORDERS_INLINE
+    orders.key = orders.first
+    c.orders = &orders
+    search_captures(s, m, w, b, k, cand, c)
+    if orders.key != orders.first:
+        free(orders.key)
 
 
 cdef inline void search_kings(Side *s, Mode *m, Ctx *c, u64 kings, u64 empty) noexcept nogil:
@@ -491,7 +640,10 @@ cdef void gen_moves(Side *s, Mode *m, u64 w, u64 b, u64 k, MoveList *ml) noexcep
     ml.overflow = 0
     if cand:
         c.ml = ml
-        search_captures(s, m, w, b, k, cand, &c)
+        if K_ORTHO:
+            search_captures_ordered(s, m, w, b, k, cand, &c)
+        else:
+            search_captures(s, m, w, b, k, cand, &c)
         return
     # the longest quiet list (20 flying kings on 10x10) fits MAXMOVES: no check is needed
     n = quiet_men(s, ml, 0, men, empty, 0)
@@ -526,7 +678,7 @@ cdef inline bint fast_count() noexcept nogil:
     # (no game that weighs the kings taken and whose men take kings) and the piece just taken
     # to block the way back (the Turkish strike, or men that only capture forward).
     return (prec_free() or not (prec_kinds() and K_MEN_TAKE_KINGS)) and \
-        (not K_REMOVE_AT_ONCE or not K_MEN_BACK)
+        (not K_REMOVE_AT_ONCE or not K_MEN_BACK) and not K_ORTHO
 
 
 cdef inline u64 final_jumps(Side *s, u64 men, u64 jumpable, u64 empty, int d,
@@ -607,6 +759,8 @@ cdef u64 count_captures(Side *s, u64 w, u64 b, u64 k, u64 cand, bint unique,
         search_going_on(s, counting, &c, going_on[2], empty, 2)
         search_going_on(s, counting, &c, going_on[3], empty, 3)
         search_kings(s, counting, &c, cand & k, empty)
+    elif K_ORTHO:
+        search_captures_ordered(s, counting, w, b, k, cand, &c)
     else:
         search_captures(s, counting, w, b, k, cand, &c)
     if seen3.overflow:
@@ -705,7 +859,10 @@ cdef u64 perft2(Side *s, u64 w, u64 b, u64 k, bint unique, int *overflow) noexce
         ml.n = 0
         ml.overflow = 0
         c.ml = &ml
-        search_captures(s, <Listing *>NULL, w, b, k, cand, &c)
+        if K_ORTHO:
+            search_captures_ordered(s, <Listing *>NULL, w, b, k, cand, &c)
+        else:
+            search_captures(s, <Listing *>NULL, w, b, k, cand, &c)
         if ml.overflow:
             overflow[0] = 1
         for i in range(ml.n):
@@ -818,7 +975,8 @@ cdef inline bint king_ray_scan(u64 kings, u64 enemy, u64 empty, int d, int *n) n
         front = sh(x, d)
 
 
-cdef inline bint scan_side(Side *s, u64 w, u64 b, u64 k, Quiet *q) noexcept nogil:
+cdef inline bint scan_side(Side *s, u64 w, u64 b, u64 k, u64 locked, Quiet *q) noexcept nogil:
+    # `locked`: the king that may not make a quiet move now (K_KING_LIMIT), or 0
     cdef u64 own = own_of(s, w, b)
     cdef u64 enemy = enemy_of(s, w, b)
     cdef u64 men = own & ~k
@@ -826,6 +984,12 @@ cdef inline bint scan_side(Side *s, u64 w, u64 b, u64 k, Quiet *q) noexcept nogi
     cdef u64 empty = K_BOARD & ~(w | b)
     if man_jumpers(s, men, enemy if K_MEN_TAKE_KINGS else enemy & ~k, empty):
         return True
+    if K_ORTHO and kings and kings_capture_orthogonally(kings, enemy, empty):
+        return True
+    if K_KING_LIMIT and locked:
+        if kings_can_capture(locked, enemy, empty):
+            return True
+        kings &= ~locked
     q.steps[0] = sh(men, 0 if Side is White else 2) & empty
     q.steps[1] = sh(men, 1 if Side is White else 3) & empty
     q.count[0] = popcount(q.steps[0])
@@ -875,10 +1039,10 @@ cdef inline bint king_ray_nth(Side *s, u64 kings, u64 empty, int d, int *r,
     return False
 
 
-cdef inline void quiet_nth_side(Side *s, u64 w, u64 b, u64 k, const Quiet *q, int r,
+cdef inline void quiet_nth_side(Side *s, u64 w, u64 b, u64 k, u64 locked, const Quiet *q, int r,
                                 Move *out) noexcept nogil:
     cdef u64 to
-    cdef u64 kings = own_of(s, w, b) & k
+    cdef u64 kings = own_of(s, w, b) & k & ~locked
     cdef u64 empty = K_BOARD & ~(w | b)
     if r < q.count[0]:
         to = nth_bit(q.steps[0], r, PDEP)
@@ -899,19 +1063,93 @@ cdef inline void quiet_nth_side(Side *s, u64 w, u64 b, u64 k, const Quiet *q, in
 
 # --- the entry points this kernel exports (KernelOps) --------------------------------------------
 
-cdef inline int pick_quiet_side(Side *s, u64 w, u64 b, u64 k, u64 rnd, Move *out) noexcept nogil:
+cdef inline int pick_quiet_side(Side *s, u64 w, u64 b, u64 k, u64 locked, u64 rnd,
+                                Move *out) noexcept nogil:
     cdef Quiet q
-    if scan_side(s, w, b, k, &q):
+    if scan_side(s, w, b, k, locked, &q):
         return -1
     if q.n:
-        quiet_nth_side(s, w, b, k, &q, random_below(rnd, q.n), out)
+        quiet_nth_side(s, w, b, k, locked, &q, random_below(rnd, q.n), out)
     return q.n
 
 
+# --- the limit on one king's quiet moves in a row (K_KING_LIMIT: frisian) ------------------------
+
+cdef inline u64 locked_king(const Position *p) noexcept nogil:
+    """The king of the side to move that has made K_KING_LIMIT quiet moves in a row while
+    its side has men: it may capture, but not make a quiet move (0: none, and in every game
+    without the rule)."""
+    if K_KING_LIMIT and run_count(p.run, p.turn) >= K_KING_LIMIT:
+        return run_king(p.run, p.turn) & p.pieces[p.turn] & p.kings
+    return 0
+
+
+cdef inline void drop_locked(const Position *p, MoveList *ml) noexcept nogil:
+    # a list of quiet moves without those of the locked king
+    cdef u64 lk = locked_king(p)
+    cdef int i, f
+    cdef int n = 0
+    if not lk or ml.n == 0 or ml.moves[0].ncapt:
+        return
+    f = ctz(lk)
+    for i in range(ml.n):
+        if ml.moves[i].frm != f:
+            ml.moves[n] = ml.moves[i]
+            n += 1
+    ml.n = n
+
+
+cdef inline u64 locked_steps(const Position *p) noexcept nogil:
+    # the quiet moves the locked king would have, when the side to move has no capture
+    cdef u64 lk = locked_king(p)
+    cdef u64 empty
+    if not lk or ops_must_capture(p):
+        return 0
+    empty = K_BOARD & ~(p.pieces[0] | p.pieces[1])
+    return count_king_steps(lk, empty, 0) + count_king_steps(lk, empty, 1) + \
+        count_king_steps(lk, empty, 2) + count_king_steps(lk, empty, 3)
+
+
+cdef u64 perft_runs(const Position *p, int depth, bint unique, PerftTable *tt,
+                    int *overflow) noexcept nogil:
+    """perft of a game whose positions carry the kings' runs: each child made by make_move
+    (which keeps the runs), the runs part of the table's key (White's byte in the kings word's
+    bits 56-63, Black's in the black word's bits 55-62: the board uses bits 0-54)."""
+    cdef MoveList ml
+    cdef Position q
+    cdef Move *mv
+    cdef u64 total = 0
+    cdef u64 sub, kw, bw
+    cdef u64 slot = 0
+    cdef int i
+    if depth <= 1:
+        return ops_count(p, unique, overflow)
+    kw = p.kings | ((<u64>(p.run & 0xFF)) << 56)
+    bw = p.pieces[1] | ((<u64>((p.run >> 8) & 0xFF)) << 55)
+    if tt != NULL:
+        slot = tt_slot(tt, p.pieces[0], bw, kw, p.turn, depth)
+        if tt_probe(tt, slot, p.pieces[0], bw, kw, p.turn, depth, &total):
+            return total
+    ops_moves(p, &ml)
+    if ml.overflow:
+        overflow[0] = 1
+    for i in range(ml.n):
+        mv = &ml.moves[i]
+        make_move(&q, p, mv)
+        sub = perft_runs(&q, depth - 1, unique, tt, overflow)
+        total += sub if unique else sub * mv.routes
+    if tt != NULL:
+        tt_store(tt, slot, p.pieces[0], bw, kw, p.turn, depth, total)
+    return total
+
+
+# --- the entry points this kernel exports (KernelOps) --------------------------------------------
+
 cdef int ops_pick_quiet(const Position *p, u64 rnd, Move *out) noexcept nogil:
+    cdef u64 lk = locked_king(p) if K_KING_LIMIT else 0
     if p.turn == WHITE:
-        return pick_quiet_side(<White *>NULL, p.pieces[0], p.pieces[1], p.kings, rnd, out)
-    return pick_quiet_side(<Black *>NULL, p.pieces[0], p.pieces[1], p.kings, rnd, out)
+        return pick_quiet_side(<White *>NULL, p.pieces[0], p.pieces[1], p.kings, lk, rnd, out)
+    return pick_quiet_side(<Black *>NULL, p.pieces[0], p.pieces[1], p.kings, lk, rnd, out)
 
 
 cdef void ops_moves(const Position *p, MoveList *ml) noexcept nogil:
@@ -919,6 +1157,8 @@ cdef void ops_moves(const Position *p, MoveList *ml) noexcept nogil:
         gen_moves(<White *>NULL, <Listing *>NULL, p.pieces[0], p.pieces[1], p.kings, ml)
     else:
         gen_moves(<Black *>NULL, <Listing *>NULL, p.pieces[0], p.pieces[1], p.kings, ml)
+    if K_KING_LIMIT:
+        drop_locked(p, ml)
 
 
 cdef void ops_routes(const Position *p, MoveList *ml) noexcept nogil:
@@ -926,12 +1166,19 @@ cdef void ops_routes(const Position *p, MoveList *ml) noexcept nogil:
         gen_moves(<White *>NULL, <Routing *>NULL, p.pieces[0], p.pieces[1], p.kings, ml)
     else:
         gen_moves(<Black *>NULL, <Routing *>NULL, p.pieces[0], p.pieces[1], p.kings, ml)
+    if K_KING_LIMIT:
+        drop_locked(p, ml)
 
 
 cdef u64 ops_count(const Position *p, bint unique, int *overflow) noexcept nogil:
+    cdef u64 n
     if p.turn == WHITE:
-        return count_moves(<White *>NULL, p.pieces[0], p.pieces[1], p.kings, unique, overflow)
-    return count_moves(<Black *>NULL, p.pieces[0], p.pieces[1], p.kings, unique, overflow)
+        n = count_moves(<White *>NULL, p.pieces[0], p.pieces[1], p.kings, unique, overflow)
+    else:
+        n = count_moves(<Black *>NULL, p.pieces[0], p.pieces[1], p.kings, unique, overflow)
+    if K_KING_LIMIT:
+        n -= locked_steps(p)
+    return n
 
 
 cdef bint ops_must_capture(const Position *p) noexcept nogil:
@@ -942,6 +1189,8 @@ cdef bint ops_must_capture(const Position *p) noexcept nogil:
 
 cdef u64 ops_perft(const Position *p, int depth, bint unique, PerftTable *tt,
                    int *overflow) noexcept nogil:
+    if K_KING_LIMIT:
+        return perft_runs(p, depth, unique, tt, overflow)
     if depth == 1:
         return ops_count(p, unique, overflow)
     if p.turn == WHITE:
@@ -961,6 +1210,7 @@ OPS.count = ops_count
 OPS.must_capture = ops_must_capture
 OPS.perft = ops_perft
 OPS.pick_quiet = ops_pick_quiet
+OPS.king_limit = K_KING_LIMIT
 
 #: the entry points, for shashki._core.movegen.Kernel
 ops = PyCapsule_New(&OPS, "shashki._core.KernelOps", NULL)

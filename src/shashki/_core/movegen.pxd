@@ -10,4 +10,4 @@ cdef class Kernel:
     cdef u64 to_ghost(self, unsigned long long mask) noexcept nogil
     cdef unsigned long long from_ghost(self, u64 mask) noexcept nogil
     cdef int position(self, Position *p, object white, object black, object kings,
-                      object turn) except -1
+                      object turn, object runs=*) except -1

@@ -12,7 +12,7 @@ shashki._core.kernels; each exports its entry points as a KernelOps table in a c
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Position, Move, Route, MoveList,
-                      KernelOps, ctz, make_move)
+                      KernelOps, ctz, make_move, RUN_ON)
 
 
 cdef class Kernel:
@@ -59,8 +59,11 @@ cdef class Kernel:
         return out
 
     cdef int position(self, Position *p, object white, object black, object kings,
-                      object turn) except -1:
+                      object turn, object runs=0) except -1:
+        # `runs`: the kings' runs packed as shashki.fen.pack_runs (frisian; the caller has
+        # checked them), else 0
         cdef unsigned long long w, b, k
+        cdef int c, n
         if not (isinstance(white, int) and isinstance(black, int) and isinstance(kings, int)):
             raise TypeError("square masks must be ints")
         if white < 0 or black < 0 or kings < 0 or (white | black | kings) >> self.squares:
@@ -78,29 +81,36 @@ cdef class Kernel:
         p.pieces[1] = self.to_ghost(b)
         p.kings = self.to_ghost(k)
         p.turn = turn
+        # no king has moved yet; a game that limits a king's moves in a row counts them here
+        p.run = RUN_ON if self.ops.king_limit else 0
+        if runs and p.run:
+            for c in range(2):
+                n = (runs >> (8 * c)) & 3
+                if n:
+                    p.run |= ((n << 6) | self.bit[(runs >> (8 * c + 2)) & 63]) << (8 * c)
         return 0
 
-    def legal_moves(self, white, black, kings, turn):
+    def legal_moves(self, white, black, kings, turn, runs=0):
         """The legal moves of a position given as square masks.
 
         Returns a list of tuples (origin, destination, captured_mask, routes, promote, path,
         taken): `path` is one route's landing squares after the origin, `taken` the squares it
         captures in that order; `routes` counts the routes with distinct capture order.
         """
-        return self._moves(white, black, kings, turn, True)
+        return self._moves(white, black, kings, turn, True, runs)
 
-    def routes(self, white, black, kings, turn):
+    def routes(self, white, black, kings, turn, runs=0):
         """Every route of every legal move, one tuple each as legal_moves gives them (routes
         1): the routes a move written in full is checked against."""
-        return self._moves(white, black, kings, turn, False)
+        return self._moves(white, black, kings, turn, False, runs)
 
-    def _moves(self, white, black, kings, turn, bint merge):
+    def _moves(self, white, black, kings, turn, bint merge, runs=0):
         cdef Position p
         cdef MoveList *ml
         cdef Route *routes
         cdef Move *m
         cdef int i, j
-        self.position(&p, white, black, kings, turn)
+        self.position(&p, white, black, kings, turn, runs)
         ml = <MoveList *>PyMem_Malloc(sizeof(MoveList))
         routes = <Route *>PyMem_Malloc(MAXMOVES * sizeof(Route))
         if ml == NULL or routes == NULL:

@@ -121,7 +121,7 @@ cdef class PerftTable:
 
 
 def perft(white, black, kings, turn, Kernel rules not None, int depth, bint paths=False,
-          PerftTable table=None):
+          PerftTable table=None, runs=0):
     """Leaf count of a position given as square masks (see movegen.Kernel.legal_moves).
 
     Releases the GIL while counting, so threads run in parallel.
@@ -132,7 +132,7 @@ def perft(white, black, kings, turn, Kernel rules not None, int depth, bint path
     cdef int overflow = 0
     if depth < 0:
         raise ValueError(f"depth must be 0 or more, not {depth}")
-    rules.position(&p, white, black, kings, turn)
+    rules.position(&p, white, black, kings, turn, runs)
     if table is not None:
         tt = &table.t
     with nogil:

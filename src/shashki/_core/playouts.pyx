@@ -99,7 +99,7 @@ cdef inline u64 next_random(u64 *state) noexcept nogil:
 
 cdef inline bint same(const Position *a, const Position *b) noexcept nogil:
     return (a.pieces[0] == b.pieces[0] and a.pieces[1] == b.pieces[1] and a.kings == b.kings
-            and a.turn == b.turn)
+            and a.turn == b.turn and a.run == b.run)
 
 
 cdef bint third_time(const Position *p, const Position *hist, int nh, int halfmove) noexcept nogil:

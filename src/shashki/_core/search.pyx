@@ -101,7 +101,18 @@ cdef u64 zobrist(const Position *p) noexcept nogil:
             s = ctz(b)
             b &= b - 1
             key ^= ZOBRIST[c][(p.kings >> s) & 1][s]
-    return key
+    return key ^ run_key(p.run)
+
+
+cdef inline u64 run_key(uint32_t run) noexcept nogil:
+    # the kings' runs (frisian; 0 in the other games, whose keys they leave alone): a mix of
+    # the two bytes, so that positions that differ only by them differ in the table and in the
+    # repetition test
+    cdef u64 h
+    if not (run & 0xFFFF):
+        return 0
+    h = (<u64>(run & 0xFFFF)) * 0x9E3779B97F4A7C15ULL
+    return h ^ (h >> 29) ^ 0x2545F4914F6CDD1DULL
 
 
 cdef u64 key_after(u64 key, const Position *p, const Move *m) noexcept nogil:
@@ -115,6 +126,15 @@ cdef u64 key_after(u64 key, const Position *p, const Move *m) noexcept nogil:
         s = ctz(cap)
         cap &= cap - 1
         key ^= ZOBRIST[them][(p.kings >> s) & 1][s]
+    return key
+
+
+cdef inline u64 child_key(u64 key, const Position *p, const Move *m,
+                          const Position *child) noexcept nogil:
+    # the key after m, the kings' runs included
+    key = key_after(key, p, m)
+    if p.run:       # (RUN_ON in every position of a game that counts its kings' runs)
+        key ^= run_key(p.run) ^ run_key(child.run)
     return key
 
 
@@ -364,7 +384,7 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
         make_move(&child, p, m)
         cd = d[0]
         draws_after(&cd, p, m, &child, &e.draws)
-        ckey = key_after(key, p, m)
+        ckey = child_key(key, p, m, &child)
         # a forced reply (one legal move) costs no depth, nor (option extend) a capture that
         # the other side must answer with a capture: an exchange is searched to its end
         new_depth = depth if ml.n == 1 and depth > 0 else depth - 1
@@ -671,3 +691,19 @@ EGDB_BOUND = BOUND
 OPTION_DEFAULTS = (("lmr", 0), ("aspiration", 0), ("egdb", 1), ("threats", 0),
                    ("lmr_moves", 3), ("time_use", 100), ("tt2", 0), ("extend", 0),
                    ("fade", 60))
+
+
+def child_keys_agree(BoardCore board not None):
+    """For the tests: whether the key the search gives each child of the board's position
+    (updated from its parent's, the kings' runs included) is the key of the child itself."""
+    cdef MoveList ml
+    cdef Position child
+    cdef const KernelOps *ops = board.kernel.ops
+    cdef u64 key = zobrist(&board.pos)
+    cdef int i
+    ops.moves(&board.pos, &ml)
+    for i in range(ml.n):
+        make_move(&child, &board.pos, &ml.moves[i])
+        if child_key(key, &board.pos, &ml.moves[i], &child) != zobrist(&child):
+            return False
+    return True

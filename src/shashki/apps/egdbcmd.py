@@ -41,8 +41,8 @@ def cmd_egdb(args: argparse.Namespace, out: TextIO) -> int:
         folder = egdb.default_folder() if args.dir is None else args.dir
         print(f"endgame databases in {folder}:", file=out)
         for variant in VARIANTS:
-            if variant.crowning_wins:
-                continue    # (breakthrough: no databases, see shashki.egdb)
+            if egdb.unsupported(variant):
+                continue    # (breakthrough, frisian: no databases, see shashki.egdb)
             tables = egdb.open_tables(variant, args.dir)
             if tables.available:
                 print(f"  {variant.name}: {len(tables.available)} tables, complete up to "
