@@ -11,43 +11,13 @@
 """
 
 import argparse
-import random
 import sys
 import time
 
 import shashki
 from shashki import egdb
 from shashki.engine import Engine
-from shashki.fen import write_fen
 from shashki.variants import get_variant
-
-
-def random_positions(variant, pieces, count, seed):
-    rng = random.Random(seed)
-    g = variant.geometry
-    n, w = g.squares, g.width
-    out = []
-    while len(out) < count:
-        squares = rng.sample(range(n), pieces)
-        split = rng.randint(1, pieces - 1)
-        white = black = kings = 0
-        ok = True
-        for i, s in enumerate(squares):
-            king = rng.random() < 0.5
-            if not king and (s >= n - w if i < split else s < w):
-                ok = False
-            if i < split:
-                white |= 1 << s
-            else:
-                black |= 1 << s
-            if king:
-                kings |= 1 << s
-        if ok:
-            board = shashki.Board(variant, write_fen(white, black, kings, rng.randint(0, 1),
-                                                     variant))
-            if board.outcome() is None:
-                out.append(board)
-    return out
 
 
 def main(argv):
@@ -74,7 +44,7 @@ def main(argv):
     found = agree = 0
     values = {1: 0, 0: 0, -1: 0}
     start = time.time()
-    for board in random_positions(variant, args.pieces, args.positions, args.seed):
+    for board in egdb.sample_boards(variant, args.pieces, args.positions, args.seed):
         wdl, _ = tables.probe(board)
         values[wdl] += 1
         score = engine.search(board, depth=args.depth).score

@@ -3,7 +3,6 @@ temporary folder), every position consistent with its successors, in agreement w
 search, probed from Python and by the engine, and the `shashki egdb` command."""
 
 import os
-import random
 import subprocess
 import sys
 
@@ -12,7 +11,6 @@ import pytest
 import shashki
 from shashki import egdb
 from shashki.engine import Engine
-from shashki.fen import write_fen
 from shashki.variants import get_variant
 
 VARIANTS = ["russian", "giveaway", "brazilian", "italian", "english"]
@@ -25,33 +23,6 @@ def folder(tmp_path_factory):
     for variant in VARIANTS:
         egdb.build(variant, 3, path)
     return path
-
-
-def _random_boards(variant, pieces, count, seed):
-    variant = get_variant(variant)
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        squares = rng.sample(range(32), pieces)
-        split = rng.randint(1, pieces - 1)
-        white = black = kings = 0
-        ok = True
-        for i, s in enumerate(squares):
-            king = rng.random() < 0.5
-            if not king and (s >= 28 if i < split else s < 4):
-                ok = False          # a man on its crowning row
-            if i < split:
-                white |= 1 << s
-            else:
-                black |= 1 << s
-            if king:
-                kings |= 1 << s
-        if ok:
-            board = shashki.Board(variant, write_fen(white, black, kings, rng.randint(0, 1),
-                                                     variant))
-            if board.outcome() is None:
-                out.append(board)
-    return out
 
 
 def test_signatures_are_in_build_order():
@@ -73,7 +44,7 @@ def test_forced_results_of_the_search_agree(folder, variant):
     tables = egdb.open_tables(variant, folder)
     engine = Engine(variant, 8, egdb=False)
     found = 0
-    for board in _random_boards(variant, 3, 60, seed=len(variant)):
+    for board in egdb.sample_boards(variant, 3, 60, seed=len(variant)):
         wdl, dtz = tables.probe(board)
         score = engine.search(board, depth=12).score
         if score.win_in is not None:

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import time
 import zlib
 from dataclasses import dataclass
@@ -55,11 +56,12 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 from ._core.egdb import EgdbTables
 from .board import Board
 from .errors import ShashkiError
+from .fen import write_fen
 from .variants import Variant, get_variant
 
 __all__ = ["MAX_PIECES", "BuildReport", "EgdbError", "MissingTableError", "Tables",
-           "build", "default_folder", "for_engine", "open_tables", "probe", "signatures",
-           "unsupported", "verify"]
+           "build", "default_folder", "for_engine", "open_tables", "probe", "sample_boards",
+           "signatures", "unsupported", "verify"]
 
 #: the most pieces the builder handles (the index has room for 7 a side)
 MAX_PIECES = 7
@@ -413,6 +415,35 @@ def open_tables(variant: Union[str, Variant], folder: Optional[PathLike] = None,
 
 _OPEN: Dict[Tuple[str, str], Tables] = {}
 
+
+
+def sample_boards(variant: Union[str, Variant], pieces: int, count: int,
+                  seed: Union[int, str, None] = None) -> List[Board]:
+    """`count` positions of `pieces` pieces drawn at random (each side at least one, about
+    half of them kings, no man on its crowning row, none that is over), for spot checks of
+    the tables against the search."""
+    variant = get_variant(variant)
+    rng = random.Random(seed)
+    n, w = variant.geometry.squares, variant.geometry.width
+    out: List[Board] = []
+    while len(out) < count:
+        squares = rng.sample(range(n), pieces)
+        split = rng.randint(1, pieces - 1)
+        sides = [0, 0]
+        kings = 0
+        ok = True
+        for i, s in enumerate(squares):
+            king = rng.random() < 0.5
+            if not king and (s >= n - w if i < split else s < w):
+                ok = False          # a man on its crowning row
+            sides[i >= split] |= 1 << s
+            kings |= king << s
+        if ok:
+            board = Board(variant, write_fen(sides[0], sides[1], kings, rng.randint(0, 1),
+                                             variant))
+            if board.outcome() is None:
+                out.append(board)
+    return out
 
 def probe(board: Board) -> Tuple[int, int]:
     """(wdl, dtz) of `board` from the tables in the default folder (see Tables.probe)."""

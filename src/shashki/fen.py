@@ -154,7 +154,7 @@ def _parse_runs(section: str, text: str, variant: Variant, white: int, black: in
             f"cannot read the kings' runs {short(section, 16)!r} in FEN {quote(text)}; expected "
             f"'+' and a count 0-{limit} with the king's square for Black, then for White, "
             f"e.g. '+0+247' (White's king on 47 has made 2 moves in a row)")
-    runs = [(None, 0), (None, 0)]
+    runs: List[Tuple[Optional[int], int]] = [(None, 0), (None, 0)]
     for color, count_text, square_text in ((BLACK, match.group(1), match.group(2)),
                                            (WHITE, match.group(3), match.group(4))):
         name = COLOR_NAMES[color]

@@ -24,4 +24,5 @@ def perft(
     depth: int,
     paths: bool = False,
     table: Optional[PerftTable] = None,
+    runs: int = 0,
 ) -> int: ...

@@ -114,17 +114,23 @@ def distinct_openings(variant: Union[str, Variant], table: Optional[str] = None,
         tries += 1
         origin = entries[tries % len(entries)]
         board = Board(variant, fen=origin.fen)
-        moves: List[str] = []
-        for _ in range(1 + (tries // len(entries)) % 2):
-            legal = list(board.legal_moves)
-            if not legal:
-                break
-            moves.append(str(board.push(rng.choice(legal))))
+        moves = _random_plies(board, 1 + (tries // len(entries)) % 2, rng)
         fen = board.fen()
         if board.outcome() is None and fen not in seen:
             seen.add(fen)
             out.append(StartPosition(f"{origin.name} + {' '.join(moves)}", fen))
     return [out[i % len(out)] for i in range(pairs)]   # too few positions: go round again
+
+
+def _random_plies(board: Board, plies: int, rng: random.Random) -> List[str]:
+    """Play up to `plies` random moves on `board` (fewer if the game ends); their texts."""
+    moves: List[str] = []
+    for _ in range(plies):
+        legal = list(board.legal_moves)
+        if not legal:
+            break
+        moves.append(str(board.push(rng.choice(legal))))
+    return moves
 
 
 def _random_openings(variant: Variant, pairs: int, seed: Seed) -> List[StartPosition]:
@@ -133,12 +139,7 @@ def _random_openings(variant: Variant, pairs: int, seed: Seed) -> List[StartPosi
     seen: Set[str] = set()
     for _ in range(100 * pairs):
         board = Board(variant)
-        moves: List[str] = []
-        for _ in range(RANDOM_OPENING_PLIES):
-            legal = list(board.legal_moves)
-            if not legal:
-                break
-            moves.append(str(board.push(rng.choice(legal))))
+        moves = _random_plies(board, RANDOM_OPENING_PLIES, rng)
         fen = board.fen()
         if board.outcome() is None and fen not in seen:
             seen.add(fen)
