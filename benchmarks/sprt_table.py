@@ -26,11 +26,12 @@ def main(argv):
         low, high = e["elo95"]
         bounds = f"[{s['elo0']:g}, {s['elo1']:g}]" if s else "-"
         result = {"H1": "accepted", "H0": "rejected", None: "no decision",
-                  "stopped": "stopped"}.get(s.get("decision"), "-") if s else "-"
+                  "stopped": "stopped"}.get(s.get("decision"), "-") if s else "fixed games"
+        llr = f"{s['llr']:+.2f}" if s else "-"
         print(f"| {e['a']} | {e['b']} | {e['variant']} | {e['games']} | "
               f"{'-'.join(map(str, e['wdl']))} | {e['pentanomial']} | "
               f"{e['elo']:+.1f} ({low:+.1f} .. {high:+.1f}) | {bounds} | "
-              f"{s.get('llr', float('nan')):+.2f} | {result} |")
+              f"{llr} | {result} |")
     return 0
 
 
