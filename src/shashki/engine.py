@@ -22,7 +22,7 @@ from ._core import search as _search
 from .limits import MAX_DEPTH, Limit, as_int, check_hash_mb, shown
 from .egdb import for_engine as egdb_tables
 from .variants import RUSSIAN, Variant, get_variant
-from .weights import MAX_WEIGHT, SCALAR_TERMS, WeightsError
+from .weights import SCALAR_TERMS, WeightsError, check_weight
 from .weights import load as load_weights
 
 if TYPE_CHECKING:
@@ -111,14 +111,7 @@ def _check_weights(weights: Mapping[str, object]) -> Dict[str, int]:
                            f"{', '.join(EVAL_WEIGHTS)}")
     values: Dict[str, int] = {}
     for name, value in weights.items():
-        number = as_int(value)
-        if number is None:
-            raise WeightsError(f"evaluation weight {name} must be a whole number, "
-                               f"not {shown(value)}")
-        if abs(number) > MAX_WEIGHT:
-            raise WeightsError(f"evaluation weight {name}={shown(number)} is too large: "
-                               f"at most {MAX_WEIGHT} in absolute value")
-        values[name] = number
+        values[name] = check_weight(name, value)
     return values
 
 

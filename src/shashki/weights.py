@@ -33,7 +33,7 @@ from .limits import as_int, shown
 from .variants import Variant, get_variant
 
 __all__ = ["FEATURE_NAMES", "MAX_WEIGHT", "SCALAR_TERMS", "Weights", "WeightsError",
-           "classic", "default", "load"]
+           "check_weight", "classic", "default", "load"]
 
 #: the terms with one weight (pair) each; the square tables are pst_man_<i>, pst_king_<i>
 SCALAR_TERMS: Tuple[str, ...] = tuple(n for n in FEATURE_NAMES
@@ -59,8 +59,8 @@ class Weights:
         self.variant = get_variant(game)
         if len(mg) != len(FEATURE_NAMES) or len(eg) != len(FEATURE_NAMES):
             raise WeightsError(f"expected {len(FEATURE_NAMES)} weights per phase")
-        self.mg: List[int] = [_checked(FEATURE_NAMES[i], v) for i, v in enumerate(mg)]
-        self.eg: List[int] = [_checked(FEATURE_NAMES[i], v) for i, v in enumerate(eg)]
+        self.mg: List[int] = [check_weight(FEATURE_NAMES[i], v) for i, v in enumerate(mg)]
+        self.eg: List[int] = [check_weight(FEATURE_NAMES[i], v) for i, v in enumerate(eg)]
         self.source = source
 
     @property
@@ -145,7 +145,9 @@ def _index(name: str) -> int:
     return i
 
 
-def _checked(name: str, value: object) -> int:
+def check_weight(name: str, value: object) -> int:
+    """`value` as the weight of the term `name`: WeightsError for a value that is not a whole
+    number or is too large."""
     number = as_int(value)
     if number is None:
         raise WeightsError(f"evaluation weight {name} must be a whole number, "
