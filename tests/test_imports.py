@@ -129,3 +129,32 @@ def test_no_underscore_names_of_other_objects():
                     not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
                 found.append(f"{path.relative_to(PACKAGE)}:{node.lineno} .{node.attr}")
     assert not found, found
+
+
+def _docstring_nodes(tree):
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                out.add(id(body[0].value))
+    return out
+
+
+def test_no_game_is_named_outside_its_record():
+    # a game's name lives in its record (shashki/variants.py); code elsewhere reads it from
+    # there (variants.DEFAULT, a Variant's fields), so that a new or renamed game is one record
+    from shashki.variants import VARIANTS
+    # ("shashki", russian's alias, is the package's name too: resources, the program's name)
+    names = {n for v in VARIANTS for n in (v.name, *v.aliases)} - {"shashki"}
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.name == "variants.py" and path.parent == PACKAGE:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docs = _docstring_nodes(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
+                    node.value in names and id(node) not in docs:
+                found.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {node.value!r}")
+    assert not found
