@@ -33,7 +33,7 @@ from libc.stdlib cimport malloc, free
 from libc.stdint cimport uint8_t, uint32_t, int64_t
 
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Position, Move, MoveList, KernelOps,
-                      make_move, popcount, ctz)
+                      make_move, popcount, ctz, scatter)
 from .movegen cimport Kernel
 from .board cimport BoardCore
 from .draws cimport DrawRules, DrawState, draw_rule, configurations, T_NONE
@@ -173,13 +173,7 @@ cdef inline void to_sq(const Egdb *db, const Position *p, SqPos *q) noexcept nog
 
 
 cdef inline u64 ghost_of(const Egdb *db, u64 m) noexcept nogil:
-    cdef u64 out = 0
-    cdef int s
-    while m:
-        s = ctz(m)
-        m &= m - 1
-        out |= (<u64>1) << db.ghost[s]
-    return out
+    return scatter(m, db.ghost)
 
 
 cdef inline void to_pos(const Egdb *db, const SqPos *q, Position *p) noexcept nogil:

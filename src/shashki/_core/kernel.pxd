@@ -189,6 +189,18 @@ cdef extern from *:
     bint fast_pdep "shashki_fast_pdep"() noexcept nogil
 
 
+cdef inline u64 scatter(u64 m, const int *to) noexcept nogil:
+    """Bit s of `m` moved to bit to[s], for each s: a mask from one numbering of the squares to
+    another (squares to ghost bits and back)."""
+    cdef u64 out = 0
+    cdef int s
+    while m:
+        s = ctz(m)
+        m &= m - 1
+        out |= (<u64>1) << to[s]
+    return out
+
+
 cdef inline u64 nth_bit(u64 b, int r, bint pdep) noexcept nogil:
     # the r-th set bit of b (r < popcount(b)): by PDEP where it is fast, else by halving without a
     # branch (r is random: a branch on it, or a loop of r steps, mispredicts about once a ply)

@@ -12,7 +12,7 @@ shashki._core.kernels; each exports its entry points as a KernelOps table in a c
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Position, Move, Route, MoveList,
-                      KernelOps, ctz, make_move, RUN_ON)
+                      KernelOps, ctz, make_move, scatter, RUN_ON)
 
 
 cdef class Kernel:
@@ -41,22 +41,10 @@ cdef class Kernel:
         return (_kernel_by_name, (self.name,))
 
     cdef u64 to_ghost(self, unsigned long long mask) noexcept nogil:
-        cdef u64 out = 0
-        cdef int s
-        while mask:
-            s = ctz(mask)
-            mask &= mask - 1
-            out |= (<u64>1) << self.bit[s]
-        return out
+        return scatter(mask, self.bit)
 
     cdef unsigned long long from_ghost(self, u64 mask) noexcept nogil:
-        cdef unsigned long long out = 0
-        cdef int g
-        while mask:
-            g = ctz(mask)
-            mask &= mask - 1
-            out |= (<unsigned long long>1) << self.square[g]
-        return out
+        return scatter(mask, self.square)
 
     cdef int position(self, Position *p, object white, object black, object kings,
                       object turn, object runs=0) except -1:
