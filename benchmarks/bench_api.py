@@ -156,12 +156,16 @@ def operations(quick):
     return table
 
 
-def arguments(doc, argv):
-    """The options every playout benchmark takes (bench_api, bench_rl)."""
+def arguments(doc, argv, games=()):
+    """The options every playout benchmark takes (bench_api, bench_rl); with `games`, also
+    --games, a choice among them (all by default)."""
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="shorter runs")
     parser.add_argument("--no-peers", action="store_true", help="shashki only")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    if games:
+        parser.add_argument("--games", nargs="+", choices=games, default=list(games),
+                            metavar="GAME", help="the games to time (default: every game)")
     return parser.parse_args(argv)
 
 

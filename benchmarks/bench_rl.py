@@ -4,6 +4,7 @@ would write from Python.
     python benchmarks/bench_rl.py              # every game, with OpenSpiel (minutes)
     python benchmarks/bench_rl.py --quick      # shorter runs
     python benchmarks/bench_rl.py --no-peers   # shashki only
+    python benchmarks/bench_rl.py --games russian english
 
 For each game, in one run and on one core (jobs=1, CPU time of the loop alone):
 
@@ -49,10 +50,10 @@ def c_playouts(variant, seconds, seed):
 
 
 def main(argv=None):
-    args = arguments(__doc__, argv)
+    args = arguments(__doc__, argv, GAMES)
     seconds = 0.5 if args.quick else 2.0
     programs = []
-    for game in GAMES:
+    for game in args.games:
         programs.append((f"playouts {game}", lambda g=game: c_playouts(g, seconds, 1)))
         programs.append((f"Board loop {game}", lambda g=game: shashki_playouts(g, seconds, 1)))
     if not args.no_peers:
@@ -71,11 +72,11 @@ def main(argv=None):
         print(f"{name:<24} {rate:>13,.0f} {games:>8}")
     print()
     ratios = {}
-    for game in GAMES:
+    for game in args.games:
         ratio = best[f"playouts {game}"][0] / best[f"Board loop {game}"][0]
         ratios[f"{game}/board"] = ratio
         print(f"shashki.playouts {game} / Board loop {game}: {ratio:.1f}x")
-    if not args.no_peers:
+    if not args.no_peers and "english" in args.games:
         ratio = best["playouts english"][0] / best["OpenSpiel checkers"][0]
         ratios["english/open_spiel"] = ratio
         print(f"shashki.playouts english / OpenSpiel checkers from Python: {ratio:.1f}x")

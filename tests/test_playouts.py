@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import shashki
-from shashki._core.playouts import must_capture_test, quiet_moves
+from shashki._core.playouts import drawn_moves
 from shashki.errors import PlayoutsError
 
 from positions import VARIANTS, boards, random_games
@@ -132,23 +132,37 @@ def test_bad_arguments_are_refused(kwargs, message):
         shashki.playouts("chess", 5)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(boards())
-def test_the_quiet_moves_drawn_are_the_legal_moves(board):
-    # positions without a capture are played from the playouts' own count of the quiet moves:
-    # index i of that count is a distinct legal move, and every legal move is one
-    if board.is_capture_position():
+def test_the_moves_drawn_without_a_list_are_the_legal_moves(board):
+    # The playouts draw quiet moves and single jumps from their own count: index i of that
+    # count is a distinct legal move, and every legal move is one.  They list the moves only
+    # for a capture, and only one of more than a man's single jump.
+    drawn = drawn_moves(board)
+    legal = sorted((m.origin, m.destination, m.promotion, tuple(sorted(m.captured)))
+                   for m in board.legal_moves)
+    if drawn is None:
+        assert board.is_capture_position()
         return
-    drawn = quiet_moves(board)
-    legal = sorted((m.origin, m.destination, m.promotion) for m in board.legal_moves)
+    drawn = [(o, d, p, tuple(sorted(c))) for o, d, p, c in drawn]
     assert sorted(drawn) == legal and len(set(drawn)) == len(drawn)
 
 
-@settings(max_examples=400, deadline=None)
-@given(boards())
-def test_the_capture_test_is_the_kernels(board):
-    # without kings of the side to move, the playouts test for a capture themselves
-    assert must_capture_test(board) == board.is_capture_position()
+@pytest.mark.parametrize("variant, fen, drawn", [
+    ("russian", "W:Wc3,e3:Bd4", True),          # two single jumps
+    ("russian", "W:Wc3:Bd4,f6", False),         # c3:e5:g7
+    ("russian", "W:Wf6:Bg7", False),            # f6:h8 crowned, would go on as a king
+    ("brazilian", "W:Wf6:Bg7", True),           # crowned, and the move ends
+    ("russian", "W:Wc3,Ka1:Bd4", True),         # the king cannot capture
+    ("russian", "W:Wa3,Kh2:Bb4,e5", False),     # a3:c5, and the king's h2:d6, h2:c7, h2:b8
+    ("russian", "W:Wc3,Kh2:Bd4,e5", False),     # the king's captures alone
+    ("english", "B:W18:B14", True),
+    ("italian", "W:W22,K30:B18,K26", False),    # a king's capture
+])
+def test_which_captures_are_drawn_and_which_listed(variant, fen, drawn):
+    board = shashki.Board(variant, fen)
+    assert board.is_capture_position()
+    assert (drawn_moves(board) is not None) == drawn
 
 
 @pytest.mark.parametrize("variant, fen", [

@@ -122,11 +122,16 @@ ctypedef struct KernelOps:
                  int *overflow) noexcept nogil
     # the most quiet moves one king may make in a row while its side has men (0: no limit)
     int king_limit
-    # a ply of a random playout, the moves not listed: -1 if the side to move must capture, else
-    # the number n of its quiet moves (the men's steps in their two forward directions, then the
-    # kings' in the four, nearest squares first), and (n > 0) move random_below(rnd, n) of them
-    # made into out
-    int (*pick_quiet)(const Position *p, u64 rnd, Move *out) noexcept nogil
+    # a ply of a random playout without listing the moves: the number n of legal moves, and
+    # (n > 0) move random_below(rnd, n) of them made into out, or -1 when they must be listed
+    # (a capture other than one man's single jump).  The order: the quiet moves (the men's in
+    # their two forward directions, then the kings' in the four, nearest squares first), or
+    # the single jumps (direction 0, 1, 2, 3, by origin)
+    int (*pick)(const Position *p, u64 rnd, Move *out) noexcept nogil
+    # the random games of one chunk of shashki.playouts, each played to its end (playout.pxi):
+    # `config` and `chunk` are playouts.pxd's Config and Chunk, which this file cannot name
+    # (they are made of its types)
+    void (*play)(const void *config, void *chunk) noexcept nogil
 
 
 # --- helpers ------------------------------------------------------------------------------------

@@ -975,15 +975,10 @@ cdef inline bint king_ray_scan(u64 kings, u64 enemy, u64 empty, int d, int *n) n
         front = sh(x, d)
 
 
-cdef inline bint scan_side(Side *s, u64 w, u64 b, u64 k, u64 locked, Quiet *q) noexcept nogil:
-    # `locked`: the king that may not make a quiet move now (K_KING_LIMIT), or 0
-    cdef u64 own = own_of(s, w, b)
-    cdef u64 enemy = enemy_of(s, w, b)
-    cdef u64 men = own & ~k
-    cdef u64 kings = own & k
-    cdef u64 empty = K_BOARD & ~(w | b)
-    if man_jumpers(s, men, enemy if K_MEN_TAKE_KINGS else enemy & ~k, empty):
-        return True
+cdef inline bint scan_quiet(Side *s, u64 men, u64 kings, u64 enemy, u64 empty, u64 locked,
+                            Quiet *q) noexcept nogil:
+    # the quiet moves counted into q, where no man can capture; True (q unfinished) if a king
+    # can.  `locked`: the king that may not make a quiet move now (K_KING_LIMIT), or 0
     if K_ORTHO and kings and kings_capture_orthogonally(kings, enemy, empty):
         return True
     if K_KING_LIMIT and locked:
@@ -1041,19 +1036,22 @@ cdef inline bint king_ray_nth(Side *s, u64 kings, u64 empty, int d, int *r,
 
 cdef inline void quiet_nth_side(Side *s, u64 w, u64 b, u64 k, u64 locked, const Quiet *q, int r,
                                 Move *out) noexcept nogil:
-    cdef u64 to
+    cdef u64 to, sel
     cdef u64 kings = own_of(s, w, b) & k & ~locked
     cdef u64 empty = K_BOARD & ~(w | b)
-    if r < q.count[0]:
-        to = nth_bit(q.steps[0], r, PDEP)
-        quiet_move(s, sh(to, 3 if Side is White else 1), to, False, out)
+    cdef int first
+    if r < q.count[0] + q.count[1]:
+        # a man's step, its direction chosen without a branch: r is random, and a branch on it
+        # would go the wrong way half the time.  White's steps are shifts up by W + 1 (the
+        # first direction) and W, Black's down by W and W + 1.
+        first = r < q.count[0]
+        sel = (<u64>0) - <u64>first
+        to = nth_bit((q.steps[0] & sel) | (q.steps[1] & ~sel), r - (q.count[0] & (first - 1)),
+                     PDEP)
+        quiet_move(s, to >> (K_W + first) if Side is White else to << (K_W + 1 - first), to,
+                   False, out)
         return
-    r -= q.count[0]
-    if r < q.count[1]:
-        to = nth_bit(q.steps[1], r, PDEP)
-        quiet_move(s, sh(to, 2 if Side is White else 0), to, False, out)
-        return
-    r -= q.count[1]
+    r -= q.count[0] + q.count[1]
     if king_ray_nth(s, kings, empty, 0, &r, out) or king_ray_nth(s, kings, empty, 1, &r, out):
         return
     if king_ray_nth(s, kings, empty, 2, &r, out):
@@ -1063,10 +1061,107 @@ cdef inline void quiet_nth_side(Side *s, u64 w, u64 b, u64 k, u64 locked, const 
 
 # --- the entry points this kernel exports (KernelOps) --------------------------------------------
 
-cdef inline int pick_quiet_side(Side *s, u64 w, u64 b, u64 k, u64 locked, u64 rnd,
-                                Move *out) noexcept nogil:
+cdef inline u64 step_any(u64 b, int d) noexcept nogil:
+    # sh(b, d) for a diagonal direction (0-3) known only at run time, without a branch
+    cdef u64 down = (<u64>0) - <u64>(d >> 1)        # all ones for 2 and 3
+    return ((b << (K_W + 1 - d)) & ~down) | ((b >> (K_W + d - 2)) & down)
+
+
+cdef inline u64 jump_from(u64 empty, u64 jumpable, int d) noexcept nogil:
+    # the squares from which a man can jump in direction d (whatever stands on them)
+    return sh(sh(empty, 3 - d) & jumpable, 3 - d)
+
+
+cdef inline int single_jump(Side *s, u64 enemy, u64 kings, u64 k, u64 empty, u64 f0, u64 f1,
+                            u64 f2, u64 f3, u64 j0, u64 j1, u64 j2, u64 j3, u64 rnd,
+                            Move *out) noexcept nogil:
+    # Most captures of a random game are one man's single jump.  When every capture is one
+    # (no king can capture, no man can jump on from where it lands), their number, and jump
+    # random_below(rnd, n) of them made into out (those in direction 0 by origin, then 1, 2,
+    # 3); else -1.  f_d: the squares from which a man can jump in direction d; j_d: the men
+    # that can (not all none).
+    cdef u64 on, frm, over, to
+    cdef u64 js[4]
+    cdef int starts[4]
+    cdef int c0, c1, c2, c3, r, d
+    if prec_kinds() and K_MEN_TAKE_KINGS and enemy & k:
+        return -1       # single jumps told apart by the kind of piece they take
+    if kings and kings_can_capture(kings, enemy, empty):
+        return -1
+    # A man that has jumped in direction d goes on from its landing square in any direction
+    # but back (over the piece it took, which stays until the move ends): the squares f of
+    # the other directions, since neither its origin (two steps back) nor the piece taken (one
+    # step back) is on such a jump.  A man crowned there goes on as a king (PROMO_KING:
+    # listed) or stops (PROMO_STOP).
+    on = (sh(sh(j0, 0), 0) & (f0 | f1 | f2)) | (sh(sh(j1, 1), 1) & (f0 | f1 | f3)) | \
+        (sh(sh(j2, 2), 2) & (f0 | f2 | f3)) | (sh(sh(j3, 3), 3) & (f1 | f2 | f3))
+    if K_PROMO == PROMO_STOP:
+        on &= ~crown_row(s)
+    elif K_PROMO == PROMO_KING:
+        on |= (sh(sh(j0, 0), 0) | sh(sh(j1, 1), 1) | sh(sh(j2, 2), 2) | sh(sh(j3, 3), 3)) & \
+            crown_row(s)
+    if on:
+        return -1
+    c0 = popcount(j0)
+    c1 = popcount(j1)
+    c2 = popcount(j2)
+    c3 = popcount(j3)
+    r = random_below(rnd, c0 + c1 + c2 + c3)
+    # the direction without a branch (r is random): d = how many of the first three counts'
+    # running sums r is past, and r's index among the jumps of direction d
+    d = (r >= c0) + (r >= c0 + c1) + (r >= c0 + c1 + c2)
+    js[0] = j0
+    js[1] = j1
+    js[2] = j2
+    js[3] = j3
+    starts[0] = 0
+    starts[1] = c0
+    starts[2] = c0 + c1
+    starts[3] = c0 + c1 + c2
+    frm = nth_bit(js[d], r - starts[d], PDEP)
+    over = step_any(frm, d)
+    to = step_any(over, d)
+    out.ft = frm | to
+    out.captured = over
+    out.kx = to & crown_row(s)
+    out.promote = out.kx != 0
+    out.routes = 1
+    out.frm = <uint8_t>ctz(frm)
+    out.to = <uint8_t>ctz(to)
+    out.ncapt = 1
+    return c0 + c1 + c2 + c3
+
+
+cdef inline int pick_side(Side *s, u64 w, u64 b, u64 k, u64 locked, u64 rnd,
+                          Move *out) noexcept nogil:
+    """A ply of a random playout without the move list: the number n of legal moves, and
+    (n > 0) move random_below(rnd, n) of them made into out (a quiet move, or one man's single
+    jump when every capture is one); -1 when the captures must be listed (gen_moves)."""
     cdef Quiet q
-    if scan_side(s, w, b, k, locked, &q):
+    cdef u64 own = own_of(s, w, b)
+    cdef u64 enemy = enemy_of(s, w, b)
+    cdef u64 men = own & ~k
+    cdef u64 kings = own & k
+    cdef u64 empty = K_BOARD & ~(w | b)
+    cdef u64 jumpable = enemy if K_MEN_TAKE_KINGS else enemy & ~k
+    cdef u64 f0, f1, f2, f3, j0, j1, j2, j3
+    if K_ORTHO:
+        # (the men's orthogonal jumps: every capture is listed)
+        if man_jumpers(s, men, jumpable, empty):
+            return -1
+    else:
+        f0 = jump_from(empty, jumpable, 0) if K_MEN_BACK or forward(s, 0) else 0
+        f1 = jump_from(empty, jumpable, 1) if K_MEN_BACK or forward(s, 1) else 0
+        f2 = jump_from(empty, jumpable, 2) if K_MEN_BACK or forward(s, 2) else 0
+        f3 = jump_from(empty, jumpable, 3) if K_MEN_BACK or forward(s, 3) else 0
+        j0 = men & f0
+        j1 = men & f1
+        j2 = men & f2
+        j3 = men & f3
+        if j0 | j1 | j2 | j3:
+            return single_jump(s, enemy, kings, k, empty, f0, f1, f2, f3, j0, j1, j2, j3, rnd,
+                               out)
+    if scan_quiet(s, men, kings, enemy, empty, locked, &q):
         return -1
     if q.n:
         quiet_nth_side(s, w, b, k, locked, &q, random_below(rnd, q.n), out)
@@ -1145,11 +1240,15 @@ cdef u64 perft_runs(const Position *p, int depth, bint unique, PerftTable *tt,
 
 # --- the entry points this kernel exports (KernelOps) --------------------------------------------
 
-cdef int ops_pick_quiet(const Position *p, u64 rnd, Move *out) noexcept nogil:
+cdef inline int pick(const Position *p, u64 rnd, Move *out) noexcept nogil:
     cdef u64 lk = locked_king(p) if K_KING_LIMIT else 0
     if p.turn == WHITE:
-        return pick_quiet_side(<White *>NULL, p.pieces[0], p.pieces[1], p.kings, lk, rnd, out)
-    return pick_quiet_side(<Black *>NULL, p.pieces[0], p.pieces[1], p.kings, lk, rnd, out)
+        return pick_side(<White *>NULL, p.pieces[0], p.pieces[1], p.kings, lk, rnd, out)
+    return pick_side(<Black *>NULL, p.pieces[0], p.pieces[1], p.kings, lk, rnd, out)
+
+
+cdef int ops_pick(const Position *p, u64 rnd, Move *out) noexcept nogil:
+    return pick(p, rnd, out)
 
 
 cdef void ops_moves(const Position *p, MoveList *ml) noexcept nogil:
@@ -1198,6 +1297,10 @@ cdef u64 ops_perft(const Position *p, int depth, bint unique, PerftTable *tt,
     return perft(<Black *>NULL, p.pieces[0], p.pieces[1], p.kings, depth, unique, tt, overflow)
 
 
+# the random games of shashki.playouts, played by this kernel's rules (ops_play)
+include "playout.pxi"
+
+
 cdef KernelOps OPS
 OPS.width = K_W
 OPS.rows = K_ROWS
@@ -1209,7 +1312,8 @@ OPS.routes = ops_routes
 OPS.count = ops_count
 OPS.must_capture = ops_must_capture
 OPS.perft = ops_perft
-OPS.pick_quiet = ops_pick_quiet
+OPS.pick = ops_pick
+OPS.play = ops_play
 OPS.king_limit = K_KING_LIMIT
 
 #: the entry points, for shashki._core.movegen.Kernel

@@ -1,0 +1,95 @@
+# What the random games of shashki.playouts share between playouts.pyx (the Python edge: it
+# fills a Config, shares the games out into Chunks and joins their results) and each game's
+# kernel, which plays them (playout.pxi, compiled into every kernel with the game's rules as
+# constants: KernelOps.play).  Types and inline functions only: cimporting them imports nothing.
+
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
+from libc.stdlib cimport realloc
+
+from .kernel cimport u64, Position, Move, MoveList, KernelOps
+from .draws cimport DrawRules, DrawState
+
+
+cdef struct Chunk:
+    int64_t first               # games first..last-1
+    int64_t last
+    MoveList *ml
+    MoveList *captures          # record_actions: the captures of a jump drawn without the list
+    Position *hist              # the positions before each ply since the last irreversible one
+    int cap_hist
+    u64 *positions              # 4 words a ply: white, black, kings (square masks), turn
+    int32_t *actions
+    int64_t nrec
+    int64_t cap_rec
+    int error                   # OUT_OF_MEMORY, OVERFLOW, NOT_LEGAL
+
+
+cdef struct Config:
+    const KernelOps *ops        # the game's kernel
+    DrawRules rules
+    int skip                    # bits (1 << Termination) of the draws not granted
+    bint ahead                  # a repetition may be claimed before the repeating move
+    int window                  # below this halfmove clock no repetition or move limit holds
+    bint endgame                # the game's endgame draw rules (7.2.4-7.2.8, 6.3, 6.4) apply
+    bint reversed_goal          # giveaway: the side with no move wins
+    Position start
+    DrawState start_draws
+    const Position *prefix      # the start board's last positions, for repetitions
+    int nprefix
+    u64 seed
+    int64_t max_plies           # -1: no limit
+    const int *square           # ghost bit -> square
+    int nsq
+    int rows
+    bint perspective            # actions numbered from the side to move's side
+    bint record_positions
+    bint record_actions
+    bint record                 # either: then record_ply is called before each move is made
+    void (*record_ply)(const Config *cf, Chunk *ch, const Position *p, const MoveList *ml,
+                       const Move *m, int choice) noexcept nogil
+    int8_t *results
+    int32_t *lengths
+    uint8_t *terminations
+
+
+cdef enum:
+    OUT_OF_MEMORY = 1
+    OVERFLOW = 2                # a move list overflowed
+    NOT_LEGAL = 3               # a jump drawn without the list is not in it (a bug)
+
+
+# --- random numbers: one xorshift64* stream per game, seeded by splitmix64 -------------------
+
+cdef inline u64 mix(u64 z) noexcept nogil:
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline u64 next_random(u64 *state) noexcept nogil:
+    # xorshift64* (Vigna): its high 32 bits, the ones used, pass BigCrush
+    cdef u64 x = state[0]
+    x ^= x >> 12
+    x ^= x << 25
+    x ^= x >> 27
+    state[0] = x
+    return x * 0x2545F4914F6CDD1DULL
+
+
+cdef inline bint regrow(void **block, size_t size) noexcept nogil:
+    # realloc in place; False (the block unchanged) when there is no memory
+    cdef void *a = realloc(block[0], size)
+    if a == NULL:
+        return False
+    block[0] = a
+    return True
+
+
+cdef inline bint grow_history(Chunk *ch, int need) noexcept nogil:
+    cdef int cap = ch.cap_hist * 2 if ch.cap_hist else 256
+    while cap < need:
+        cap *= 2
+    if not regrow(<void **>&ch.hist, cap * sizeof(Position)):
+        return False
+    ch.cap_hist = cap
+    return True
