@@ -951,10 +951,61 @@ cdef bint PDEP = fast_pdep()
 
 ctypedef struct Quiet:
     # A side's quiet moves, counted: the men's destinations in their two forward directions,
-    # and every quiet move (the kings' included).  Index r < n names one move (quiet_nth).
+    # K_FLYING: the squares the kings reach in each direction, and every quiet move (the
+    # kings' included).  Index r < n names one move (quiet_nth).
     u64 steps[2]
     int count[2]
+    u64 rays[4]
+    int kcount[4]
     int n
+
+
+cdef inline u64 step_any(u64 b, int d, int times) noexcept nogil:
+    # `times` steps in diagonal direction d (0-3), known only at run time, without a branch
+    cdef u64 down = (<u64>0) - <u64>(d >> 1)        # all ones for 2 and 3
+    return ((b << ((K_W + 1 - d) * times)) & ~down) | ((b >> ((K_W + d - 2) * times)) & down)
+
+
+cdef inline u64 ray_fill(u64 gen, u64 pro, int d) noexcept nogil:
+    # gen and every square reached from it in direction d over squares of pro, without a loop
+    # (Kogge-Stone: steps of 1, 2, 4 (and 8) squares, enough for the board's longest diagonal;
+    # a step off the board lands on a ghost bit or past the word, never in pro).  With d a
+    # literal each step is one constant shift
+    gen |= pro & sh(gen, d)
+    pro &= sh(pro, d)
+    gen |= pro & sh(sh(gen, d), d)
+    pro &= sh(sh(pro, d), d)
+    gen |= pro & sh(sh(sh(sh(gen, d), d), d), d)
+    if K_ROWS > 8:
+        pro &= sh(sh(sh(sh(pro, d), d), d), d)
+        gen |= pro & sh(sh(sh(sh(sh(sh(sh(sh(gen, d), d), d), d), d), d), d), d)
+    return gen
+
+
+cdef inline u64 ray_fill_any(u64 gen, u64 pro, int d) noexcept nogil:
+    # ray_fill for a direction known only at run time
+    gen |= pro & step_any(gen, d, 1)
+    pro &= step_any(pro, d, 1)
+    gen |= pro & step_any(gen, d, 2)
+    pro &= step_any(pro, d, 2)
+    gen |= pro & step_any(gen, d, 4)
+    if K_ROWS > 8:
+        pro &= step_any(pro, d, 4)
+        gen |= pro & step_any(gen, d, 8)
+    return gen
+
+
+cdef inline bint king_rays(u64 kings, u64 enemy, u64 empty, int d, Quiet *q) noexcept nogil:
+    # K_FLYING: the flying kings' quiet moves in direction d counted into q, or True if one of
+    # them can capture along it (the piece that stops its ray is an enemy with an empty square
+    # behind); no loop over the squares, whose number is random
+    cdef u64 reach = ray_fill(kings, empty, d)
+    if sh(sh(reach, d) & enemy, d) & empty:
+        return True
+    q.rays[d] = reach & ~kings
+    q.kcount[d] = popcount(q.rays[d])
+    q.n += q.kcount[d]
+    return False
 
 
 cdef inline bint king_ray_scan(u64 kings, u64 enemy, u64 empty, int d, int *n) noexcept nogil:
@@ -990,7 +1041,11 @@ cdef inline bint scan_quiet(Side *s, u64 men, u64 kings, u64 enemy, u64 empty, u
     q.count[0] = popcount(q.steps[0])
     q.count[1] = popcount(q.steps[1])
     q.n = q.count[0] + q.count[1]
-    if kings:
+    if kings and K_FLYING:
+        if (king_rays(kings, enemy, empty, 0, q) or king_rays(kings, enemy, empty, 1, q) or
+                king_rays(kings, enemy, empty, 2, q) or king_rays(kings, enemy, empty, 3, q)):
+            return True
+    elif kings:
         if (king_ray_scan(kings, enemy, empty, 0, &q.n) or
                 king_ray_scan(kings, enemy, empty, 1, &q.n) or
                 king_ray_scan(kings, enemy, empty, 2, &q.n) or
@@ -1034,6 +1089,22 @@ cdef inline bint king_ray_nth(Side *s, u64 kings, u64 empty, int d, int *r,
     return False
 
 
+cdef inline void flying_king_nth(Side *s, u64 kings, u64 empty, const Quiet *q, int r,
+                                 Move *out) noexcept nogil:
+    # the kings' quiet move r: its direction d and square without a branch (r is random), its
+    # king the piece that the ray back from the square (direction 3 - d) meets
+    cdef int starts[4]
+    cdef int d
+    cdef u64 to
+    starts[0] = 0
+    starts[1] = q.kcount[0]
+    starts[2] = starts[1] + q.kcount[1]
+    starts[3] = starts[2] + q.kcount[2]
+    d = (r >= starts[1]) + (r >= starts[2]) + (r >= starts[3])
+    to = nth_bit(q.rays[d], r - starts[d], PDEP)
+    quiet_move(s, step_any(ray_fill_any(to, empty, 3 - d), 3 - d, 1) & kings, to, True, out)
+
+
 cdef inline void quiet_nth_side(Side *s, u64 w, u64 b, u64 k, u64 locked, const Quiet *q, int r,
                                 Move *out) noexcept nogil:
     cdef u64 to, sel
@@ -1052,6 +1123,9 @@ cdef inline void quiet_nth_side(Side *s, u64 w, u64 b, u64 k, u64 locked, const 
                    False, out)
         return
     r -= q.count[0] + q.count[1]
+    if K_FLYING:
+        flying_king_nth(s, kings, empty, q, r, out)
+        return
     if king_ray_nth(s, kings, empty, 0, &r, out) or king_ray_nth(s, kings, empty, 1, &r, out):
         return
     if king_ray_nth(s, kings, empty, 2, &r, out):
@@ -1060,12 +1134,6 @@ cdef inline void quiet_nth_side(Side *s, u64 w, u64 b, u64 k, u64 locked, const 
 
 
 # --- the entry points this kernel exports (KernelOps) --------------------------------------------
-
-cdef inline u64 step_any(u64 b, int d) noexcept nogil:
-    # sh(b, d) for a diagonal direction (0-3) known only at run time, without a branch
-    cdef u64 down = (<u64>0) - <u64>(d >> 1)        # all ones for 2 and 3
-    return ((b << (K_W + 1 - d)) & ~down) | ((b >> (K_W + d - 2)) & down)
-
 
 cdef inline u64 jump_from(u64 empty, u64 jumpable, int d) noexcept nogil:
     # the squares from which a man can jump in direction d (whatever stands on them)
@@ -1119,8 +1187,8 @@ cdef inline int single_jump(Side *s, u64 enemy, u64 kings, u64 k, u64 empty, u64
     starts[2] = c0 + c1
     starts[3] = c0 + c1 + c2
     frm = nth_bit(js[d], r - starts[d], PDEP)
-    over = step_any(frm, d)
-    to = step_any(over, d)
+    over = step_any(frm, d, 1)
+    to = step_any(over, d, 1)
     out.ft = frm | to
     out.captured = over
     out.kx = to & crown_row(s)
