@@ -130,7 +130,13 @@ action.  Game i depends only on the seed and i, so a seed gives the same games f
     (1000, 'i', True)
 
 `benchmarks/bench_rl.py` compares its speed with the Board driven from Python and with
-OpenSpiel's checkers.
+OpenSpiel's checkers.  The games are played by the game's own compiled kernel
+(`_core/playout.pxi`, compiled into each kernel with the game's rules as constants): a quiet
+move, or a capture that is one man's single jump (most captures of a random game), is drawn
+from a count of the moves and only that move is made; the moves are listed only for the other
+captures.  Where the choice depends on the random number (which direction, which king's
+ray), it is made without a branch, since a branch on a random number goes the wrong way half
+the time.
 
 ## The PettingZoo environment
 

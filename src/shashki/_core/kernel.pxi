@@ -1137,7 +1137,78 @@ cdef inline void quiet_nth_side(Side *s, u64 w, u64 b, u64 k, u64 locked, const 
 
 cdef inline u64 jump_from(u64 empty, u64 jumpable, int d) noexcept nogil:
     # the squares from which a man can jump in direction d (whatever stands on them)
-    return sh(sh(empty, 3 - d) & jumpable, 3 - d)
+    return sh(sh(empty, rev(d)) & jumpable, rev(d))
+
+
+cdef inline u64 chosen(int d, int e) noexcept nogil:
+    # all ones if d == e, else 0
+    return (<u64>0) - <u64>(d == e)
+
+
+cdef inline u64 step8(u64 b, int d) noexcept nogil:
+    # sh(b, d) for any of the 8 directions (K_ORTHO) known only at run time, without a branch:
+    # every step made, one kept
+    return ((sh(b, 0) & chosen(d, 0)) | (sh(b, 1) & chosen(d, 1)) | (sh(b, 2) & chosen(d, 2)) |
+            (sh(b, 3) & chosen(d, 3)) | (sh(b, 4) & chosen(d, 4)) | (sh(b, 5) & chosen(d, 5)) |
+            (sh(b, 6) & chosen(d, 6)) | (sh(b, 7) & chosen(d, 7)))
+
+
+cdef inline int single_jump_orthogonal(Side *s, u64 enemy, u64 kings, u64 k, u64 empty,
+                                       const u64 *f, const u64 *j, u64 rnd,
+                                       Move *out) noexcept nogil:
+    # single_jump for the games whose men jump along ranks and files too (K_ORTHO): the same
+    # reasoning over 8 directions (two steps back along d is no jump of another direction
+    # either), d and its reverse rev(d)
+    cdef u64 before[9]
+    cdef u64 after[9]
+    cdef u64 on = 0
+    cdef u64 frm, over, to
+    cdef int starts[9]
+    cdef int d, r
+    if prec_kinds() and K_MEN_TAKE_KINGS and enemy & k:
+        return -1
+    if kings and kings_can_capture(kings, enemy, empty):
+        return -1
+    # before[d]: the squares f of the directions below d; after[d]: of d and above
+    before[0] = 0
+    after[8] = 0
+    for d in range(8):
+        before[d + 1] = before[d] | f[d]
+        after[7 - d] = after[8 - d] | f[7 - d]
+    on = (sh(sh(j[0], 0), 0) & (before[rev(0)] | after[rev(0) + 1])) | \
+        (sh(sh(j[1], 1), 1) & (before[rev(1)] | after[rev(1) + 1])) | \
+        (sh(sh(j[2], 2), 2) & (before[rev(2)] | after[rev(2) + 1])) | \
+        (sh(sh(j[3], 3), 3) & (before[rev(3)] | after[rev(3) + 1])) | \
+        (sh(sh(j[4], 4), 4) & (before[rev(4)] | after[rev(4) + 1])) | \
+        (sh(sh(j[5], 5), 5) & (before[rev(5)] | after[rev(5) + 1])) | \
+        (sh(sh(j[6], 6), 6) & (before[rev(6)] | after[rev(6) + 1])) | \
+        (sh(sh(j[7], 7), 7) & (before[rev(7)] | after[rev(7) + 1]))
+    if K_PROMO == PROMO_STOP:
+        on &= ~crown_row(s)
+    elif K_PROMO == PROMO_KING:
+        for d in range(8):
+            if step8(step8(j[d], d), d) & crown_row(s):
+                return -1
+    if on:
+        return -1
+    starts[0] = 0
+    for d in range(8):
+        starts[d + 1] = starts[d] + popcount(j[d])
+    r = random_below(rnd, starts[8])
+    d = (r >= starts[1]) + (r >= starts[2]) + (r >= starts[3]) + (r >= starts[4]) + \
+        (r >= starts[5]) + (r >= starts[6]) + (r >= starts[7])
+    frm = nth_bit(j[d], r - starts[d], PDEP)
+    over = step8(frm, d)
+    to = step8(over, d)
+    out.ft = frm | to
+    out.captured = over
+    out.kx = to & crown_row(s)
+    out.promote = out.kx != 0
+    out.routes = 1
+    out.frm = <uint8_t>ctz(frm)
+    out.to = <uint8_t>ctz(to)
+    out.ncapt = 1
+    return starts[8]
 
 
 cdef inline int single_jump(Side *s, u64 enemy, u64 kings, u64 k, u64 empty, u64 f0, u64 f1,
@@ -1213,10 +1284,24 @@ cdef inline int pick_side(Side *s, u64 w, u64 b, u64 k, u64 locked, u64 rnd,
     cdef u64 empty = K_BOARD & ~(w | b)
     cdef u64 jumpable = enemy if K_MEN_TAKE_KINGS else enemy & ~k
     cdef u64 f0, f1, f2, f3, j0, j1, j2, j3
+    cdef u64 fs[8]
+    cdef u64 js[8]
+    cdef int i
     if K_ORTHO:
-        # (the men's orthogonal jumps: every capture is listed)
+        # (the men jump along ranks and files in both directions, as man_jumpers)
         if man_jumpers(s, men, jumpable, empty):
-            return -1
+            # (the squares f in arrays only here: most plies have no capture)
+            fs[0] = jump_from(empty, jumpable, 0) if K_MEN_BACK or forward(s, 0) else 0
+            fs[1] = jump_from(empty, jumpable, 1) if K_MEN_BACK or forward(s, 1) else 0
+            fs[2] = jump_from(empty, jumpable, 2) if K_MEN_BACK or forward(s, 2) else 0
+            fs[3] = jump_from(empty, jumpable, 3) if K_MEN_BACK or forward(s, 3) else 0
+            fs[4] = jump_from(empty, jumpable, 4)
+            fs[5] = jump_from(empty, jumpable, 5)
+            fs[6] = jump_from(empty, jumpable, 6)
+            fs[7] = jump_from(empty, jumpable, 7)
+            for i in range(8):
+                js[i] = men & fs[i]
+            return single_jump_orthogonal(s, enemy, kings, k, empty, fs, js, rnd, out)
     else:
         f0 = jump_from(empty, jumpable, 0) if K_MEN_BACK or forward(s, 0) else 0
         f1 = jump_from(empty, jumpable, 1) if K_MEN_BACK or forward(s, 1) else 0
