@@ -1135,6 +1135,18 @@ cdef inline void quiet_nth_side(Side *s, u64 w, u64 b, u64 k, u64 locked, const 
 
 # --- the entry points this kernel exports (KernelOps) --------------------------------------------
 
+cdef inline void jump_move(Side *s, u64 frm, u64 over, u64 to, Move *out) noexcept nogil:
+    # a man's single jump from frm over `over` to `to` (crowned there if it is the far row)
+    out.ft = frm | to
+    out.captured = over
+    out.kx = to & crown_row(s)
+    out.promote = out.kx != 0
+    out.routes = 1
+    out.frm = <uint8_t>ctz(frm)
+    out.to = <uint8_t>ctz(to)
+    out.ncapt = 1
+
+
 cdef inline u64 jump_from(u64 empty, u64 jumpable, int d) noexcept nogil:
     # the squares from which a man can jump in direction d (whatever stands on them)
     return sh(sh(empty, rev(d)) & jumpable, rev(d))
@@ -1200,14 +1212,7 @@ cdef inline int single_jump_orthogonal(Side *s, u64 enemy, u64 kings, u64 k, u64
     frm = nth_bit(j[d], r - starts[d], PDEP)
     over = step8(frm, d)
     to = step8(over, d)
-    out.ft = frm | to
-    out.captured = over
-    out.kx = to & crown_row(s)
-    out.promote = out.kx != 0
-    out.routes = 1
-    out.frm = <uint8_t>ctz(frm)
-    out.to = <uint8_t>ctz(to)
-    out.ncapt = 1
+    jump_move(s, frm, over, to, out)
     return starts[8]
 
 
@@ -1260,14 +1265,7 @@ cdef inline int single_jump(Side *s, u64 enemy, u64 kings, u64 k, u64 empty, u64
     frm = nth_bit(js[d], r - starts[d], PDEP)
     over = step_any(frm, d, 1)
     to = step_any(over, d, 1)
-    out.ft = frm | to
-    out.captured = over
-    out.kx = to & crown_row(s)
-    out.promote = out.kx != 0
-    out.routes = 1
-    out.frm = <uint8_t>ctz(frm)
-    out.to = <uint8_t>ctz(to)
-    out.ncapt = 1
+    jump_move(s, frm, over, to, out)
     return c0 + c1 + c2 + c3
 
 
