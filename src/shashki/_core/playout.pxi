@@ -119,10 +119,9 @@ cdef void play_game(const Config *shared, Chunk *ch, int64_t game) noexcept nogi
     cdef Position *swap
     cdef DrawState d = cf.start_draws
     cdef MoveList *ml = ch.ml
-    cdef Move quiet
+    cdef Move drawn
     cdef u64 rnd
     cdef const Move *m
-    quiet.routes = 1
     # (never 0: xorshift would stay there)
     cdef u64 rng = mix(cf.seed + mix(<u64>game + 0x632BE59BD9B4E019ULL)) | 1
     cdef int64_t ply = 0
@@ -136,11 +135,11 @@ cdef void play_game(const Config *shared, Chunk *ch, int64_t game) noexcept nogi
     if nh:          # (no prefix may mean no buffer: memcpy's pointers must be real ones)
         memcpy(ch.hist, cf.prefix, nh * sizeof(Position))
     while True:
-        # one random number a ply, drawn before the moves are known: the quiet move it picks is
-        # made in the same pass that finds there is no capture; on the last ply, the game over,
-        # the move made is not played
+        # one random number a ply, drawn before the moves are known: the move it picks (a quiet
+        # move or a single jump) is made in the same pass that counts the moves; on the last
+        # ply, the game over, the move made is not played
         rnd = next_random(&rng)
-        n = pick(pos, rnd, &quiet)
+        n = pick(pos, rnd, &drawn)
         listed = n < 0
         if listed:
             ops_moves(pos, ml)
@@ -150,7 +149,7 @@ cdef void play_game(const Config *shared, Chunk *ch, int64_t game) noexcept nogi
             n = ml.n
             code = termination(cf, pos, &d, n, True, ml, ch.hist, nh)
         else:
-            code = termination(cf, pos, &d, n, n > 0 and quiet.captured != 0, ml, ch.hist, nh)
+            code = termination(cf, pos, &d, n, n > 0 and drawn.captured != 0, ml, ch.hist, nh)
         if code != T_NONE or ply == cf.max_plies:
             break
         if listed:
@@ -158,7 +157,7 @@ cdef void play_game(const Config *shared, Chunk *ch, int64_t game) noexcept nogi
             m = &ml.moves[choice]
         else:
             choice = -1                 # (drawn, not listed)
-            m = &quiet
+            m = &drawn
         if cf.record:
             cf.record_ply(cf, ch, pos, ml, m, choice)
             if ch.error:
