@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import shashki
-from shashki._core.playouts import drawn_moves
+from shashki._core.playouts import drawn_moves, square_masks
 from shashki.errors import PlayoutsError
 
 from positions import VARIANTS, boards, random_games
@@ -146,6 +146,15 @@ def test_the_moves_drawn_without_a_list_are_the_legal_moves(board):
         return
     drawn = [(o, d, p, tuple(sorted(c))) for o, d, p, c in drawn]
     assert sorted(drawn) == legal and len(set(drawn)) == len(drawn)
+
+
+@settings(max_examples=200, deadline=None)
+@given(boards())
+def test_the_records_number_the_squares_as_the_board(board):
+    # by PEXT where the processor has it, else row by row: both give the Board's masks
+    fast, by_rows = square_masks(board)
+    assert by_rows == (board.white, board.black, board.kings)
+    assert fast in (None, by_rows)
 
 
 @pytest.mark.parametrize("variant, fen, drawn", [

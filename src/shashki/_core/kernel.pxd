@@ -174,6 +174,12 @@ cdef extern from *:
         __asm__("pdepq %2, %1, %0" : "=r"(out) : "r"(1ULL << r), "rm"(b));
         return out;
     }
+    /* PEXT, the bits of b under mask packed down (run as fast as PDEP on the same processors) */
+    static inline unsigned long long shashki_pext(unsigned long long b, unsigned long long mask) {
+        unsigned long long out;
+        __asm__("pextq %2, %1, %0" : "=r"(out) : "r"(b), "rm"(mask));
+        return out;
+    }
     static int shashki_fast_pdep(void) {
         __builtin_cpu_init();
         if (!__builtin_cpu_supports("bmi2")) return 0;
@@ -187,10 +193,15 @@ cdef extern from *:
         (void)r;
         return b & (~b + 1);
     }
+    static unsigned long long shashki_pext(unsigned long long b, unsigned long long mask) {
+        (void)mask;
+        return b;
+    }
     static int shashki_fast_pdep(void) { return 0; }
     #endif
     """
     u64 pdep_bit "shashki_pdep_bit"(u64 b, int r) noexcept nogil
+    u64 pext "shashki_pext"(u64 b, u64 mask) noexcept nogil    # only where fast_pdep()
     bint fast_pdep "shashki_fast_pdep"() noexcept nogil
 
 

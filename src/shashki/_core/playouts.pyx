@@ -14,7 +14,8 @@ from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
 
-from .kernel cimport u64, WHITE, BLACK, MAXMOVES, Position, Move as KMove, MoveList, ctz
+from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Position, Move as KMove, MoveList, ctz,
+                      pext, fast_pdep)
 from .movegen cimport Kernel
 from .board cimport BoardCore
 from .draws cimport T_REPETITION
@@ -26,7 +27,10 @@ import threading
 
 # --- the records ---------------------------------------------------------------------------------
 
-cdef inline u64 squares_of(u64 ghost, int width, int rows) noexcept nogil:
+cdef bint PEXT = fast_pdep()
+
+
+cdef inline u64 squares_by_rows(u64 ghost, int width, int rows) noexcept nogil:
     # a ghost mask as a square mask: each pair of rows is 2 * width + 1 bits, the ghost bit
     # after the first row of the pair
     cdef u64 out = 0
@@ -36,6 +40,13 @@ cdef inline u64 squares_of(u64 ghost, int width, int rows) noexcept nogil:
         out |= ((ghost >> ((2 * width + 1) * k)) & row) << (2 * width * k)
         out |= ((ghost >> ((2 * width + 1) * k + width + 1)) & row) << (2 * width * k + width)
     return out
+
+
+cdef inline u64 squares_of(const Config *cf, u64 ghost) noexcept nogil:
+    # the squares are the board's bits in order: one PEXT where it is fast
+    if PEXT:
+        return pext(ghost, cf.ops.board)
+    return squares_by_rows(ghost, cf.ops.width, cf.rows)
 
 
 cdef bint grow_records(Chunk *ch) noexcept nogil:
@@ -67,9 +78,9 @@ cdef void record_ply(const Config *cf, Chunk *ch, const Position *p, const MoveL
         return
     if cf.record_positions:
         out = &ch.positions[4 * ch.nrec]
-        out[0] = squares_of(p.pieces[WHITE], cf.ops.width, cf.rows)
-        out[1] = squares_of(p.pieces[BLACK], cf.ops.width, cf.rows)
-        out[2] = squares_of(p.kings, cf.ops.width, cf.rows)
+        out[0] = squares_of(cf, p.pieces[WHITE])
+        out[1] = squares_of(cf, p.pieces[BLACK])
+        out[2] = squares_of(cf, p.kings)
         out[3] = p.turn
     if cf.record_actions:
         if m.ncapt:
@@ -282,3 +293,18 @@ def drawn_moves(BoardCore board):
             cap &= cap - 1
         out.append((k.square[m.frm], k.square[m.to], bool(m.promote), tuple(captured)))
     return out
+
+
+def square_masks(BoardCore board):
+    """The board's white, black and king masks as the records write them, both ways: by PEXT
+    (None where the processor does not have it fast) and by rows.  For the tests: the same."""
+    cdef u64 masks[3]
+    cdef int i
+    masks[0] = board.pos.pieces[WHITE]
+    masks[1] = board.pos.pieces[BLACK]
+    masks[2] = board.pos.kings
+    by_rows = tuple([squares_by_rows(masks[i], board.ops.width, board.ops.rows)
+                     for i in range(3)])
+    if not PEXT:
+        return None, by_rows
+    return tuple([pext(masks[i], board.ops.board) for i in range(3)]), by_rows
