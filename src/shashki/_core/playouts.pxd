@@ -14,14 +14,13 @@ cdef struct Chunk:
     int64_t first               # games first..last-1
     int64_t last
     MoveList *ml
-    MoveList *captures          # record_actions: the captures of a jump drawn without the list
     Position *hist              # the positions before each ply since the last irreversible one
     int cap_hist
     u64 *positions              # 4 words a ply: white, black, kings (square masks), turn
     int32_t *actions
     int64_t nrec
     int64_t cap_rec
-    int error                   # OUT_OF_MEMORY, OVERFLOW, NOT_LEGAL
+    int error                   # OUT_OF_MEMORY or OVERFLOW
 
 
 cdef struct Config:
@@ -55,7 +54,6 @@ cdef struct Config:
 cdef enum:
     OUT_OF_MEMORY = 1
     OVERFLOW = 2                # a move list overflowed
-    NOT_LEGAL = 3               # a jump drawn without the list is not in it (a bug)
 
 
 # --- random numbers: one xorshift64* stream per game, seeded by splitmix64 -------------------

@@ -58,15 +58,6 @@ cdef bint grow_records(Chunk *ch) noexcept nogil:
     return True
 
 
-cdef int find_move(const MoveList *ml, const KMove *m) noexcept nogil:
-    cdef int i
-    for i in range(ml.n):
-        if ml.moves[i].frm == m.frm and ml.moves[i].to == m.to and \
-                ml.moves[i].captured == m.captured:
-            return i
-    return -1
-
-
 cdef void record_ply(const Config *cf, Chunk *ch, const Position *p, const MoveList *ml,
                      const KMove *m, int choice) noexcept nogil:
     # the position before the ply and the action of its move (Config.record_ply)
@@ -83,16 +74,10 @@ cdef void record_ply(const Config *cf, Chunk *ch, const Position *p, const MoveL
         out[2] = squares_of(cf, p.kings)
         out[3] = p.turn
     if cf.record_actions:
-        if m.ncapt:
-            # a capture: its action depends on the other captures (actions.pyx); one drawn
-            # without the list (choice < 0) is found in it
-            if choice < 0:
-                cf.ops.moves(p, ch.captures)
-                ml = ch.captures
-                choice = find_move(ml, m)
-                if choice < 0:
-                    ch.error = NOT_LEGAL
-                    return
+        if choice >= 0 and m.ncapt:
+            # a capture of the list: its action depends on the other captures (actions.pyx).  A
+            # move drawn without the list (choice < 0) is a quiet move or a single jump where
+            # every capture is one, so no other move joins its two squares: f * S + t
             move_actions(ml.moves, ml.n, cf.square, cf.nsq, flip, acts)
             ch.actions[ch.nrec] = acts[choice]
         else:
@@ -124,7 +109,6 @@ cdef class Batch:
         if self.chunks != NULL:
             for c in range(self.nchunks):
                 free(self.chunks[c].ml)
-                free(self.chunks[c].captures)
                 free(self.chunks[c].hist)
                 free(self.chunks[c].positions)
                 free(self.chunks[c].actions)
@@ -193,14 +177,9 @@ cdef class Batch:
             self.chunks[c].nrec = 0
             self.chunks[c].cap_rec = 0
             self.chunks[c].error = 0
-            self.chunks[c].captures = NULL
             self.chunks[c].ml = <MoveList *>malloc(sizeof(MoveList))
             if self.chunks[c].ml == NULL:
                 raise MemoryError()
-            if actions:
-                self.chunks[c].captures = <MoveList *>malloc(sizeof(MoveList))
-                if self.chunks[c].captures == NULL:
-                    raise MemoryError()
 
     def run_chunk(self, int c):
         """Play the games of chunk c (0 <= c < jobs), without the GIL."""
@@ -226,8 +205,6 @@ cdef class Batch:
                 raise MemoryError("out of memory recording the playouts")
             if self.chunks[c].error == OVERFLOW:  # pragma: no cover - no position has 512
                 raise OverflowError("a position had more legal moves than the move list holds")
-            if self.chunks[c].error == NOT_LEGAL:  # pragma: no cover - test_playouts holds it
-                raise AssertionError("a jump drawn by the playouts is not a legal move")
 
     def records(self):
         """(positions, actions): the records of every ply in game order, joined from the
