@@ -13,6 +13,13 @@ cdef class Buffer:
     cdef int exports                # buffers handed out and not yet released
 
 
+# (The memory of every Buffer comes from PyMem_RawCalloc and goes back by PyMem_RawFree: the
+# raw domain, which needs no GIL, so that C loops may allocate what a Buffer then adopts.)
 # A zeroed Buffer of items of format `fmt` (one struct-module character) and `ndim` (1-3)
 # dimensions; the unused trailing ones are ignored.
 cdef Buffer new_buffer(str fmt, int ndim, Py_ssize_t d0, Py_ssize_t d1=*, Py_ssize_t d2=*)
+
+# A Buffer that takes over `data`, a block of at least its size from PyMem_RawMalloc (or
+# RawCalloc, RawRealloc; not NULL): it frees it.  No copy of what a C loop has written.
+cdef Buffer adopt_buffer(void *data, str fmt, int ndim, Py_ssize_t d0, Py_ssize_t d1=*,
+                         Py_ssize_t d2=*)

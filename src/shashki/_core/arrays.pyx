@@ -7,7 +7,7 @@ of shashki.playouts are Buffers, so numpy stays an optional dependency.
 """
 
 from cpython.buffer cimport PyBUF_FORMAT, PyBUF_ND, PyBUF_STRIDES, PyBUF_WRITABLE
-from cpython.mem cimport PyMem_Calloc, PyMem_Free
+from cpython.mem cimport PyMem_RawCalloc, PyMem_RawFree
 from libc.string cimport memcpy
 
 # the formats Buffers hold, and their item sizes (the struct module's standard sizes match
@@ -15,7 +15,8 @@ from libc.string cimport memcpy
 cdef dict ITEMSIZES = {"B": 1, "b": 1, "i": 4, "f": 4, "q": 8, "Q": 8}
 
 
-cdef Buffer new_buffer(str fmt, int ndim, Py_ssize_t d0, Py_ssize_t d1=1, Py_ssize_t d2=1):
+cdef Buffer shaped(str fmt, int ndim, Py_ssize_t d0, Py_ssize_t d1, Py_ssize_t d2):
+    # a Buffer's shape and format, without its memory
     cdef Buffer b = Buffer.__new__(Buffer)
     cdef Py_ssize_t dims[3]
     cdef int i
@@ -40,10 +41,22 @@ cdef Buffer new_buffer(str fmt, int ndim, Py_ssize_t d0, Py_ssize_t d1=1, Py_ssi
     b.steps[ndim - 1] = b.itemsize
     for i in range(ndim - 2, -1, -1):
         b.steps[i] = b.steps[i + 1] * b.dims[i + 1]
+    return b
+
+
+cdef Buffer new_buffer(str fmt, int ndim, Py_ssize_t d0, Py_ssize_t d1=1, Py_ssize_t d2=1):
+    cdef Buffer b = shaped(fmt, ndim, d0, d1, d2)
     # one byte at least, so that an empty Buffer still has a valid pointer to export
-    b.data = <char *>PyMem_Calloc(b.size if b.size else 1, 1)
+    b.data = <char *>PyMem_RawCalloc(b.size if b.size else 1, 1)
     if b.data == NULL:
         raise MemoryError()
+    return b
+
+
+cdef Buffer adopt_buffer(void *data, str fmt, int ndim, Py_ssize_t d0, Py_ssize_t d1=1,
+                         Py_ssize_t d2=1):
+    cdef Buffer b = shaped(fmt, ndim, d0, d1, d2)
+    b.data = <char *>data
     return b
 
 
@@ -62,7 +75,7 @@ cdef class Buffer:
         self.exports = 0
 
     def __dealloc__(self):
-        PyMem_Free(self.data)
+        PyMem_RawFree(self.data)
 
     def __init__(self, *args, **kwargs):
         raise TypeError("Buffers are made by shashki (Board.planes, legal_action_mask, "

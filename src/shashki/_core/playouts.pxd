@@ -4,7 +4,7 @@
 # constants: KernelOps.play).  Types and inline functions only: cimporting them imports nothing.
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
-from libc.stdlib cimport realloc
+from cpython.mem cimport PyMem_RawRealloc
 
 from .kernel cimport u64, Position, Move, MoveList, KernelOps
 from .draws cimport DrawRules, DrawState
@@ -75,8 +75,9 @@ cdef inline u64 next_random(u64 *state) noexcept nogil:
 
 
 cdef inline bint regrow(void **block, size_t size) noexcept nogil:
-    # realloc in place; False (the block unchanged) when there is no memory
-    cdef void *a = realloc(block[0], size)
+    # realloc in place; False (the block unchanged) when there is no memory.  The raw domain
+    # (no GIL needed): the records' blocks become Buffers (arrays.adopt_buffer)
+    cdef void *a = PyMem_RawRealloc(block[0], size)
     if a == NULL:
         return False
     block[0] = a

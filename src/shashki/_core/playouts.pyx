@@ -20,7 +20,8 @@ from .movegen cimport Kernel
 from .board cimport BoardCore
 from .draws cimport T_REPETITION
 from .actions cimport move_actions
-from .arrays cimport Buffer, new_buffer
+from .arrays cimport Buffer, new_buffer, adopt_buffer
+from cpython.mem cimport PyMem_RawFree
 
 import threading
 
@@ -49,10 +50,11 @@ cdef inline u64 squares_of(const Config *cf, u64 ghost) noexcept nogil:
     return squares_by_rows(ghost, cf.ops.width, cf.rows)
 
 
-cdef bint grow_records(Chunk *ch) noexcept nogil:
+cdef bint grow_records(const Config *cf, Chunk *ch) noexcept nogil:
     cdef int64_t cap = ch.cap_rec * 2 if ch.cap_rec else 4096
-    if not (regrow(<void **>&ch.positions, cap * 4 * sizeof(u64)) and
-            regrow(<void **>&ch.actions, cap * sizeof(int32_t))):
+    if cf.record_positions and not regrow(<void **>&ch.positions, cap * 4 * sizeof(u64)):
+        return False
+    if cf.record_actions and not regrow(<void **>&ch.actions, cap * sizeof(int32_t)):
         return False
     ch.cap_rec = cap
     return True
@@ -64,7 +66,7 @@ cdef void record_ply(const Config *cf, Chunk *ch, const Position *p, const MoveL
     cdef int32_t acts[MAXMOVES]
     cdef u64 *out
     cdef bint flip = cf.perspective and p.turn == BLACK
-    if ch.nrec == ch.cap_rec and not grow_records(ch):
+    if ch.nrec == ch.cap_rec and not grow_records(cf, ch):
         ch.error = OUT_OF_MEMORY
         return
     if cf.record_positions:
@@ -109,9 +111,9 @@ cdef class Batch:
         if self.chunks != NULL:
             for c in range(self.nchunks):
                 free(self.chunks[c].ml)
-                free(self.chunks[c].hist)
-                free(self.chunks[c].positions)
-                free(self.chunks[c].actions)
+                PyMem_RawFree(self.chunks[c].hist)
+                PyMem_RawFree(self.chunks[c].positions)
+                PyMem_RawFree(self.chunks[c].actions)
             free(self.chunks)
         free(self.prefix)
 
@@ -208,12 +210,17 @@ cdef class Batch:
 
     def records(self):
         """(positions, actions): the records of every ply in game order, joined from the
-        chunks (None for what was not recorded)."""
+        chunks (None for what was not recorded).  Called once: the Buffers take over the
+        chunks' blocks where one chunk holds them all."""
         cdef int64_t total = 0, at = 0
-        cdef int c
+        cdef int c, only = -1
         cdef Buffer positions = None, actions = None
         for c in range(self.nchunks):
             total += self.chunks[c].nrec
+            if self.chunks[c].nrec:
+                only = c if only == -1 else -2
+        if only >= 0:
+            return self._adopt(&self.chunks[only])
         if self.cf.record_positions:
             positions = new_buffer("Q", 2, total, 4)
         if self.cf.record_actions:
@@ -228,6 +235,22 @@ cdef class Batch:
                 memcpy(actions.data + at * sizeof(int32_t), self.chunks[c].actions,
                        self.chunks[c].nrec * sizeof(int32_t))
             at += self.chunks[c].nrec
+        return positions, actions
+
+    cdef tuple _adopt(self, Chunk *ch):
+        # the chunk's blocks, cut to their records, become the Buffers: no copy (and none of
+        # the page faults a copy of a large record makes)
+        cdef Buffer positions = None, actions = None
+        cdef int64_t n = ch.nrec
+        if self.cf.record_positions:
+            regrow(<void **>&ch.positions, 4 * n * sizeof(u64))    # (smaller: cannot fail)
+            positions = adopt_buffer(ch.positions, "Q", 2, n, 4)
+            ch.positions = NULL
+        if self.cf.record_actions:
+            regrow(<void **>&ch.actions, n * sizeof(int32_t))
+            actions = adopt_buffer(ch.actions, "i", 1, n)
+            ch.actions = NULL
+        ch.nrec = ch.cap_rec = 0
         return positions, actions
 
     def offsets(self):
