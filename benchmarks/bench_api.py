@@ -156,9 +156,9 @@ def operations(quick):
     return table
 
 
-def arguments(doc, argv, games=()):
+def arguments(doc, argv, games=(), records=False):
     """The options every playout benchmark takes (bench_api, bench_rl); with `games`, also
-    --games, a choice among them (all by default)."""
+    --games, a choice among them (all by default); with `records`, --records."""
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="shorter runs")
     parser.add_argument("--no-peers", action="store_true", help="shashki only")
@@ -166,6 +166,9 @@ def arguments(doc, argv, games=()):
     if games:
         parser.add_argument("--games", nargs="+", choices=games, default=list(games),
                             metavar="GAME", help="the games to time (default: every game)")
+    if records:
+        parser.add_argument("--records", action="store_true",
+                            help="also time the playouts keeping every ply's position and action")
     return parser.parse_args(argv)
 
 

@@ -5,6 +5,7 @@ would write from Python.
     python benchmarks/bench_rl.py --quick      # shorter runs
     python benchmarks/bench_rl.py --no-peers   # shashki only
     python benchmarks/bench_rl.py --games russian english
+    python benchmarks/bench_rl.py --records    # also with every ply's position and action kept
 
 For each game, in one run and on one core (jobs=1, CPU time of the loop alone):
 
@@ -36,26 +37,29 @@ REPEATS = 3
 GAMES = tuple(v.name for v in shashki.VARIANTS)
 
 
-def c_playouts(variant, seconds, seed):
+def c_playouts(variant, seconds, seed, records=False):
     """(plies, games, CPU seconds) of shashki.playouts batches in this thread until `seconds`
-    of CPU time have passed."""
+    of CPU time have passed; with `records`, every ply's position and action kept."""
     plies = games = 0
     batch = 2000
     start = time.process_time()
     while time.process_time() - start < seconds:
-        played = shashki.playouts(variant, batch, seed=seed + games, jobs=1, claim_draw=False)
+        played = shashki.playouts(variant, batch, seed=seed + games, jobs=1, claim_draw=False,
+                                  positions=records, actions=records)
         plies += played.plies
         games += len(played)
     return plies, games, time.process_time() - start
 
 
 def main(argv=None):
-    args = arguments(__doc__, argv, GAMES)
+    args = arguments(__doc__, argv, GAMES, records=True)
     seconds = 0.5 if args.quick else 2.0
     programs = []
     for game in args.games:
         programs.append((f"playouts {game}", lambda g=game: c_playouts(g, seconds, 1)))
         programs.append((f"Board loop {game}", lambda g=game: shashki_playouts(g, seconds, 1)))
+        if args.records:
+            programs.append((f"recorded {game}", lambda g=game: c_playouts(g, seconds, 1, True)))
     if not args.no_peers:
         programs.append(("OpenSpiel checkers", lambda: peer_playouts("open_spiel", seconds, 1)))
     best = {}
@@ -76,6 +80,10 @@ def main(argv=None):
         ratio = best[f"playouts {game}"][0] / best[f"Board loop {game}"][0]
         ratios[f"{game}/board"] = ratio
         print(f"shashki.playouts {game} / Board loop {game}: {ratio:.1f}x")
+        if args.records:
+            ratio = best[f"recorded {game}"][0] / best[f"Board loop {game}"][0]
+            ratios[f"{game}/board recorded"] = ratio
+            print(f"  recording positions and actions: {ratio:.1f}x")
     if not args.no_peers and "english" in args.games:
         ratio = best["playouts english"][0] / best["OpenSpiel checkers"][0]
         ratios["english/open_spiel"] = ratio
