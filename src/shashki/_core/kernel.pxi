@@ -943,8 +943,11 @@ cdef u64 perft(Side *s, u64 w, u64 b, u64 k, int depth, bint unique, PerftTable 
 # --- moves drawn at random without listing them (the playouts) ----------------------------------
 # Most positions have no capture.  Listing their moves writes every move only for one to be kept;
 # here they are counted by popcount and only the one drawn is made: a man's step, or a king's
-# step at distance j along a direction (each square of "the squares j steps from a king along d"
-# is one move).  The rules are this kernel's: the same moves as gen_moves, in a fixed order.
+# move (each square a king's ray reaches along a direction is one move; flying kings' rays are
+# filled without a loop, ray_fill), and where every capture is one man's single jump, that jump
+# (single_jump).  The rules are this kernel's: the same moves as gen_moves, in a fixed order.
+# The playouts are bound by branches that go the wrong way more than by instructions: a choice
+# that depends on the random index is made by masks and selects, not by a branch.
 
 cdef bint PDEP = fast_pdep()
 
