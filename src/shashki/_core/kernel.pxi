@@ -1168,108 +1168,73 @@ cdef inline u64 step8(u64 b, int d) noexcept nogil:
             (sh(b, 6) & chosen(d, 6)) | (sh(b, 7) & chosen(d, 7)))
 
 
-cdef inline int single_jump_orthogonal(Side *s, u64 enemy, u64 kings, u64 k, u64 empty,
-                                       const u64 *f, const u64 *j, u64 rnd,
-                                       Move *out) noexcept nogil:
-    # single_jump for the games whose men jump along ranks and files too (K_ORTHO): the same
-    # reasoning over 8 directions (two steps back along d is no jump of another direction
-    # either), d and its reverse rev(d)
-    cdef u64 before[9]
-    cdef u64 after[9]
-    cdef u64 on = 0
-    cdef u64 frm, over, to
-    cdef int starts[9]
-    cdef int d, r
-    if prec_kinds() and K_MEN_TAKE_KINGS and enemy & k:
-        return -1
-    if kings and kings_can_capture(kings, enemy, empty):
-        return -1
-    # before[d]: the squares f of the directions below d; after[d]: of d and above
-    before[0] = 0
-    after[8] = 0
-    for d in range(8):
-        before[d + 1] = before[d] | f[d]
-        after[7 - d] = after[8 - d] | f[7 - d]
-    on = (sh(sh(j[0], 0), 0) & (before[rev(0)] | after[rev(0) + 1])) | \
-        (sh(sh(j[1], 1), 1) & (before[rev(1)] | after[rev(1) + 1])) | \
-        (sh(sh(j[2], 2), 2) & (before[rev(2)] | after[rev(2) + 1])) | \
-        (sh(sh(j[3], 3), 3) & (before[rev(3)] | after[rev(3) + 1])) | \
-        (sh(sh(j[4], 4), 4) & (before[rev(4)] | after[rev(4) + 1])) | \
-        (sh(sh(j[5], 5), 5) & (before[rev(5)] | after[rev(5) + 1])) | \
-        (sh(sh(j[6], 6), 6) & (before[rev(6)] | after[rev(6) + 1])) | \
-        (sh(sh(j[7], 7), 7) & (before[rev(7)] | after[rev(7) + 1]))
+cdef extern from *:
+    """
+    #define K_NDIR (K_ORTHO ? 8 : 4)
+    """
+    # the directions a man may jump in: the diagonals, and with K_ORTHO the ranks and files
+    # (arrays indexed by direction have room for 8)
+    const int NDIR "K_NDIR"
+
+
+cdef inline u64 goes_on(Side *s, const u64 *j, const u64 *before, const u64 *after,
+                        int d) noexcept nogil:
+    # The landing squares of the men's single jumps in direction d from which the capture goes
+    # on: in any direction but back (over the piece it took, which stays until the move ends),
+    # so the squares f of the other directions (before[rev(d)] | after[rev(d) + 1]), since
+    # neither its origin (two steps back) nor the piece taken (one step back) is on such a
+    # jump.  A man crowned there goes on as a king (PROMO_KING: it counts as going on) or
+    # stops (PROMO_STOP).
+    cdef u64 land = sh(sh(j[d], d), d)
+    cdef u64 on = land & (before[rev(d)] | after[rev(d) + 1])
     if K_PROMO == PROMO_STOP:
         on &= ~crown_row(s)
     elif K_PROMO == PROMO_KING:
-        for d in range(8):
-            if step8(step8(j[d], d), d) & crown_row(s):
-                return -1
-    if on:
-        return -1
-    starts[0] = 0
-    for d in range(8):
-        starts[d + 1] = starts[d] + popcount(j[d])
-    r = random_below(rnd, starts[8])
-    d = (r >= starts[1]) + (r >= starts[2]) + (r >= starts[3]) + (r >= starts[4]) + \
-        (r >= starts[5]) + (r >= starts[6]) + (r >= starts[7])
-    frm = nth_bit(j[d], r - starts[d], PDEP)
-    over = step8(frm, d)
-    to = step8(over, d)
-    jump_move(s, frm, over, to, out)
-    return starts[8]
+        on |= land & crown_row(s)
+    return on
 
 
-cdef inline int single_jump(Side *s, u64 enemy, u64 kings, u64 k, u64 empty, u64 f0, u64 f1,
-                            u64 f2, u64 f3, u64 j0, u64 j1, u64 j2, u64 j3, u64 rnd,
-                            Move *out) noexcept nogil:
+cdef inline int single_jump(Side *s, u64 enemy, u64 kings, u64 k, u64 empty, const u64 *f,
+                            const u64 *j, u64 rnd, Move *out) noexcept nogil:
     # Most captures of a random game are one man's single jump.  When every capture is one
-    # (no king can capture, no man can jump on from where it lands), their number, and jump
-    # random_below(rnd, n) of them made into out (those in direction 0 by origin, then 1, 2,
-    # 3); else -1.  f_d: the squares from which a man can jump in direction d; j_d: the men
+    # (no king can capture, no man can jump on from where it lands), their number n, and jump
+    # random_below(rnd, n) of them made into out (those in direction 0 by origin, then 1, ...);
+    # else -1.  f[d]: the squares from which a man can jump in direction d; j[d]: the men
     # that can (not all none).
-    cdef u64 on, frm, over, to
-    cdef u64 js[4]
-    cdef int starts[4]
-    cdef int c0, c1, c2, c3, r, d
+    cdef u64 before[9]
+    cdef u64 after[9]
+    cdef int starts[9]
+    cdef u64 on, frm, over
+    cdef int d, r, i
     if prec_kinds() and K_MEN_TAKE_KINGS and enemy & k:
         return -1       # single jumps told apart by the kind of piece they take
     if kings and kings_can_capture(kings, enemy, empty):
         return -1
-    # A man that has jumped in direction d goes on from its landing square in any direction
-    # but back (over the piece it took, which stays until the move ends): the squares f of
-    # the other directions, since neither its origin (two steps back) nor the piece taken (one
-    # step back) is on such a jump.  A man crowned there goes on as a king (PROMO_KING:
-    # listed) or stops (PROMO_STOP).
-    on = (sh(sh(j0, 0), 0) & (f0 | f1 | f2)) | (sh(sh(j1, 1), 1) & (f0 | f1 | f3)) | \
-        (sh(sh(j2, 2), 2) & (f0 | f2 | f3)) | (sh(sh(j3, 3), 3) & (f1 | f2 | f3))
-    if K_PROMO == PROMO_STOP:
-        on &= ~crown_row(s)
-    elif K_PROMO == PROMO_KING:
-        on |= (sh(sh(j0, 0), 0) | sh(sh(j1, 1), 1) | sh(sh(j2, 2), 2) | sh(sh(j3, 3), 3)) & \
-            crown_row(s)
+    # before[d]: the squares f of the directions below d; after[d]: of d and above
+    before[0] = 0
+    after[NDIR] = 0
+    for d in range(NDIR):
+        before[d + 1] = before[d] | f[d]
+        after[NDIR - 1 - d] = after[NDIR - d] | f[NDIR - 1 - d]
+    on = goes_on(s, j, before, after, 0) | goes_on(s, j, before, after, 1) | \
+        goes_on(s, j, before, after, 2) | goes_on(s, j, before, after, 3)
+    if K_ORTHO:
+        on |= goes_on(s, j, before, after, 4) | goes_on(s, j, before, after, 5) | \
+            goes_on(s, j, before, after, 6) | goes_on(s, j, before, after, 7)
     if on:
         return -1
-    c0 = popcount(j0)
-    c1 = popcount(j1)
-    c2 = popcount(j2)
-    c3 = popcount(j3)
-    r = random_below(rnd, c0 + c1 + c2 + c3)
-    # the direction without a branch (r is random): d = how many of the first three counts'
-    # running sums r is past, and r's index among the jumps of direction d
-    d = (r >= c0) + (r >= c0 + c1) + (r >= c0 + c1 + c2)
-    js[0] = j0
-    js[1] = j1
-    js[2] = j2
-    js[3] = j3
     starts[0] = 0
-    starts[1] = c0
-    starts[2] = c0 + c1
-    starts[3] = c0 + c1 + c2
-    frm = nth_bit(js[d], r - starts[d], PDEP)
-    over = step_any(frm, d, 1)
-    to = step_any(over, d, 1)
-    jump_move(s, frm, over, to, out)
-    return c0 + c1 + c2 + c3
+    for d in range(NDIR):
+        starts[d + 1] = starts[d] + popcount(j[d])
+    r = random_below(rnd, starts[NDIR])
+    # the direction without a branch (r is random): how many running counts r is past
+    d = 0
+    for i in range(1, NDIR):
+        d += r >= starts[i]
+    frm = nth_bit(j[d], r - starts[d], PDEP)
+    over = step8(frm, d) if K_ORTHO else step_any(frm, d, 1)
+    jump_move(s, frm, over, step8(over, d) if K_ORTHO else step_any(over, d, 1), out)
+    return starts[NDIR]
 
 
 cdef inline int pick_side(Side *s, u64 w, u64 b, u64 k, u64 locked, u64 rnd,
@@ -1284,37 +1249,26 @@ cdef inline int pick_side(Side *s, u64 w, u64 b, u64 k, u64 locked, u64 rnd,
     cdef u64 kings = own & k
     cdef u64 empty = K_BOARD & ~(w | b)
     cdef u64 jumpable = enemy if K_MEN_TAKE_KINGS else enemy & ~k
-    cdef u64 f0, f1, f2, f3, j0, j1, j2, j3
-    cdef u64 fs[8]
-    cdef u64 js[8]
+    cdef u64 f[8]
+    cdef u64 j[8]
+    cdef u64 jumpers
     cdef int i
+    f[0] = jump_from(empty, jumpable, 0) if K_MEN_BACK or forward(s, 0) else 0
+    f[1] = jump_from(empty, jumpable, 1) if K_MEN_BACK or forward(s, 1) else 0
+    f[2] = jump_from(empty, jumpable, 2) if K_MEN_BACK or forward(s, 2) else 0
+    f[3] = jump_from(empty, jumpable, 3) if K_MEN_BACK or forward(s, 3) else 0
+    jumpers = f[0] | f[1] | f[2] | f[3]
     if K_ORTHO:
-        # (the men jump along ranks and files in both directions, as man_jumpers)
-        if man_jumpers(s, men, jumpable, empty):
-            # (the squares f in arrays only here: most plies have no capture)
-            fs[0] = jump_from(empty, jumpable, 0) if K_MEN_BACK or forward(s, 0) else 0
-            fs[1] = jump_from(empty, jumpable, 1) if K_MEN_BACK or forward(s, 1) else 0
-            fs[2] = jump_from(empty, jumpable, 2) if K_MEN_BACK or forward(s, 2) else 0
-            fs[3] = jump_from(empty, jumpable, 3) if K_MEN_BACK or forward(s, 3) else 0
-            fs[4] = jump_from(empty, jumpable, 4)
-            fs[5] = jump_from(empty, jumpable, 5)
-            fs[6] = jump_from(empty, jumpable, 6)
-            fs[7] = jump_from(empty, jumpable, 7)
-            for i in range(8):
-                js[i] = men & fs[i]
-            return single_jump_orthogonal(s, enemy, kings, k, empty, fs, js, rnd, out)
-    else:
-        f0 = jump_from(empty, jumpable, 0) if K_MEN_BACK or forward(s, 0) else 0
-        f1 = jump_from(empty, jumpable, 1) if K_MEN_BACK or forward(s, 1) else 0
-        f2 = jump_from(empty, jumpable, 2) if K_MEN_BACK or forward(s, 2) else 0
-        f3 = jump_from(empty, jumpable, 3) if K_MEN_BACK or forward(s, 3) else 0
-        j0 = men & f0
-        j1 = men & f1
-        j2 = men & f2
-        j3 = men & f3
-        if j0 | j1 | j2 | j3:
-            return single_jump(s, enemy, kings, k, empty, f0, f1, f2, f3, j0, j1, j2, j3, rnd,
-                               out)
+        # (along ranks and files the men jump both ways, as man_jumpers)
+        f[4] = jump_from(empty, jumpable, 4)
+        f[5] = jump_from(empty, jumpable, 5)
+        f[6] = jump_from(empty, jumpable, 6)
+        f[7] = jump_from(empty, jumpable, 7)
+        jumpers |= f[4] | f[5] | f[6] | f[7]
+    if men & jumpers:
+        for i in range(NDIR):
+            j[i] = men & f[i]
+        return single_jump(s, enemy, kings, k, empty, f, j, rnd, out)
     if scan_quiet(s, men, kings, enemy, empty, locked, &q):
         return -1
     if q.n:
