@@ -954,8 +954,8 @@ cdef bint PDEP = fast_pdep()
 
 ctypedef struct Quiet:
     # A side's quiet moves, counted: the men's destinations in their two forward directions,
-    # K_FLYING: the squares the kings reach in each direction, and every quiet move (the
-    # kings' included).  Index r < n names one move (quiet_nth).
+    # the squares the kings reach in each direction, and every quiet move (the kings'
+    # included).  Index r < n names one move (quiet_nth).
     u64 steps[2]
     int count[2]
     u64 rays[4]
@@ -999,34 +999,23 @@ cdef inline u64 ray_fill_any(u64 gen, u64 pro, int d) noexcept nogil:
 
 
 cdef inline bint king_rays(u64 kings, u64 enemy, u64 empty, int d, Quiet *q) noexcept nogil:
-    # K_FLYING: the flying kings' quiet moves in direction d counted into q, or True if one of
-    # them can capture along it (the piece that stops its ray is an enemy with an empty square
-    # behind); no loop over the squares, whose number is random
-    cdef u64 reach = ray_fill(kings, empty, d)
-    if sh(sh(reach, d) & enemy, d) & empty:
-        return True
+    # the kings' quiet moves in direction d counted into q, or True if one of them can capture
+    # along it (the piece that stops its ray is an enemy with an empty square behind); flying
+    # kings' rays without a loop over their squares, whose number is random
+    cdef u64 reach
+    if K_FLYING:
+        reach = ray_fill(kings, empty, d)
+        if sh(sh(reach, d) & enemy, d) & empty:
+            return True
+    else:
+        # one step, and the piece it may take is the one next to it
+        if sh(sh(kings, d) & enemy, d) & empty:
+            return True
+        reach = kings | (sh(kings, d) & empty)
     q.rays[d] = reach & ~kings
     q.kcount[d] = popcount(q.rays[d])
     q.n += q.kcount[d]
     return False
-
-
-cdef inline bint king_ray_scan(u64 kings, u64 enemy, u64 empty, int d, int *n) noexcept nogil:
-    # the kings' ray in direction d walked once for both questions: its squares at distance j
-    # through empty squares are quiet moves (added to n), and the piece that stops it is taken
-    # when it is an enemy with an empty square behind
-    cdef u64 front = sh(kings, d)
-    cdef u64 x
-    while True:
-        if sh(front & enemy, d) & empty:
-            return True
-        x = front & empty
-        if not x:
-            return False
-        n[0] += popcount(x)
-        if not K_FLYING:
-            return False
-        front = sh(x, d)
 
 
 cdef inline bint scan_quiet(Side *s, u64 men, u64 kings, u64 enemy, u64 empty, u64 locked,
@@ -1044,15 +1033,9 @@ cdef inline bint scan_quiet(Side *s, u64 men, u64 kings, u64 enemy, u64 empty, u
     q.count[0] = popcount(q.steps[0])
     q.count[1] = popcount(q.steps[1])
     q.n = q.count[0] + q.count[1]
-    if kings and K_FLYING:
+    if kings:
         if (king_rays(kings, enemy, empty, 0, q) or king_rays(kings, enemy, empty, 1, q) or
                 king_rays(kings, enemy, empty, 2, q) or king_rays(kings, enemy, empty, 3, q)):
-            return True
-    elif kings:
-        if (king_ray_scan(kings, enemy, empty, 0, &q.n) or
-                king_ray_scan(kings, enemy, empty, 1, &q.n) or
-                king_ray_scan(kings, enemy, empty, 2, &q.n) or
-                king_ray_scan(kings, enemy, empty, 3, &q.n)):
             return True
     return False
 
@@ -1068,34 +1051,11 @@ cdef inline void quiet_move(Side *s, u64 frm, u64 to, bint king, Move *out) noex
     out.ncapt = 0
 
 
-cdef inline bint king_ray_nth(Side *s, u64 kings, u64 empty, int d, int *r,
-                              Move *out) noexcept nogil:
-    # if move r lies on the kings' ray in direction d, make it; else take the ray's moves off r
-    cdef u64 x = sh(kings, d) & empty
-    cdef u64 to, frm
-    cdef int c, i
-    cdef int steps = 1
-    while x:
-        c = popcount(x)
-        if r[0] < c:
-            to = nth_bit(x, r[0], PDEP)
-            frm = to
-            for i in range(steps):
-                frm = sh(frm, 3 - d)
-            quiet_move(s, frm, to, True, out)
-            return True
-        r[0] -= c
-        if not K_FLYING:
-            return False
-        x = sh(x, d) & empty
-        steps += 1
-    return False
-
-
-cdef inline void flying_king_nth(Side *s, u64 kings, u64 empty, const Quiet *q, int r,
-                                 Move *out) noexcept nogil:
+cdef inline void king_nth(Side *s, u64 kings, u64 empty, const Quiet *q, int r,
+                          Move *out) noexcept nogil:
     # the kings' quiet move r: its direction d and square without a branch (r is random), its
-    # king the piece that the ray back from the square (direction 3 - d) meets
+    # king the piece that the ray back from the square (direction 3 - d) meets: one step back
+    # where kings do not fly
     cdef int starts[4]
     cdef int d
     cdef u64 to
@@ -1105,7 +1065,8 @@ cdef inline void flying_king_nth(Side *s, u64 kings, u64 empty, const Quiet *q, 
     starts[3] = starts[2] + q.kcount[2]
     d = (r >= starts[1]) + (r >= starts[2]) + (r >= starts[3])
     to = nth_bit(q.rays[d], r - starts[d], PDEP)
-    quiet_move(s, step_any(ray_fill_any(to, empty, 3 - d), 3 - d, 1) & kings, to, True, out)
+    quiet_move(s, step_any(ray_fill_any(to, empty, 3 - d) if K_FLYING else to, 3 - d, 1) &
+               kings, to, True, out)
 
 
 cdef inline void quiet_nth_side(Side *s, u64 w, u64 b, u64 k, u64 locked, const Quiet *q, int r,
@@ -1126,14 +1087,7 @@ cdef inline void quiet_nth_side(Side *s, u64 w, u64 b, u64 k, u64 locked, const 
                    False, out)
         return
     r -= q.count[0] + q.count[1]
-    if K_FLYING:
-        flying_king_nth(s, kings, empty, q, r, out)
-        return
-    if king_ray_nth(s, kings, empty, 0, &r, out) or king_ray_nth(s, kings, empty, 1, &r, out):
-        return
-    if king_ray_nth(s, kings, empty, 2, &r, out):
-        return
-    king_ray_nth(s, kings, empty, 3, &r, out)
+    king_nth(s, kings, empty, q, r, out)
 
 
 # --- the entry points this kernel exports (KernelOps) --------------------------------------------
