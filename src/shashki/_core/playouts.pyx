@@ -7,7 +7,7 @@ constants; this module fills its configuration (playouts.pxd), records the plies
 and shares the games out.  Game i draws its moves from its own random stream, seeded by
 (seed, i): a seed gives the same games for any `jobs`.  The games are split into `jobs`
 contiguous chunks, one thread each; a chunk keeps its own move list, history and records, which
-are joined in game order at the end.
+are joined in game order at the end (taken over without a copy when one chunk holds them all).
 """
 
 from libc.stdint cimport int32_t, int64_t
