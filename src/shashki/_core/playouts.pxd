@@ -39,7 +39,6 @@ cdef struct Config:
     int64_t max_plies           # -1: no limit
     const int *square           # ghost bit -> square
     int nsq
-    int rows
     bint perspective            # actions numbered from the side to move's side
     bint record_positions
     bint record_actions

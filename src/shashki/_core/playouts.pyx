@@ -47,7 +47,7 @@ cdef inline u64 squares_of(const Config *cf, u64 ghost) noexcept nogil:
     # the squares are the board's bits in order: one PEXT where it is fast
     if PEXT:
         return pext(ghost, cf.ops.board)
-    return squares_by_rows(ghost, cf.ops.width, cf.rows)
+    return squares_by_rows(ghost, cf.ops.width, cf.ops.rows)
 
 
 cdef bint grow_records(const Config *cf, Chunk *ch) noexcept nogil:
@@ -152,7 +152,6 @@ cdef class Batch:
         cf.max_plies = max_plies if max_plies > 0 else -1
         cf.square = k.square
         cf.nsq = k.squares
-        cf.rows = board.ops.rows
         cf.perspective = perspective
         cf.record_positions = positions
         cf.record_actions = actions
