@@ -49,7 +49,7 @@ sys.path.insert(0, str(HERE))
 import shashki  # noqa: E402
 from shashki.engine import MAX_DEPTH, Engine  # noqa: E402
 from shashki.apps.match import choose_openings, match  # noqa: E402
-from shashki.squares import square_file, square_rank  # noqa: E402
+from shashki.geometry import EIGHT  # noqa: E402
 
 from peers import PEERS, PeerError, ensure_venv, parse_fen  # noqa: E402
 
@@ -65,7 +65,7 @@ KEEP_EXAMPLES = 20
 
 
 def coords(square):
-    return [square_file(square), square_rank(square)]
+    return list(EIGHT.coords(square))
 
 
 def move_json(move):
@@ -83,8 +83,7 @@ def shashki_key(move):
 
 
 def square_text(variant, c):
-    from shashki.squares import square_at
-    return shashki.get_variant(variant).square_name(square_at(*c))
+    return shashki.get_variant(variant).square_name(EIGHT.square_at(*c))
 
 
 def key_text(variant, key):

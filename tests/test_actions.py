@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import shashki
+from shashki._core.position import kernel_of
 from shashki.errors import IllegalActionError, IllegalMoveError, InvalidActionError
 
 from positions import VARIANTS, board_of, boards
@@ -85,11 +86,11 @@ def test_the_action_space(variant):
     v = shashki.get_variant(variant)
     g = v.geometry
     assert v.action_space_size == g.squares ** 2 + 511
-    assert v.action_space_size == {32: 1535, 50: 3011}[g.squares]
+    assert v.action_space_size == {32: 1535, 50: 3011, 64: 4607}[g.squares]
     from shashki._core import actions
     assert actions.ALTERNATES == 511
-    assert actions.action_space_size(v.rules) == v.action_space_size
-    assert v.planes_shape == (actions.OBSERVATION_PLANES, g.rows, 2 * g.width)
+    assert actions.action_space_size(kernel_of(v)) == v.action_space_size
+    assert v.planes_shape == (actions.OBSERVATION_PLANES, g.rows, g.files)
     assert shashki.Board(v).planes().shape == v.planes_shape
 
 
@@ -130,8 +131,8 @@ def _cell(geometry, square, flip=False):
     # (row, file) of a square, from White's side or turned half a turn
     if flip:
         square = geometry.squares - 1 - square
-    row, col = divmod(square, geometry.width)
-    return row, 2 * col + (row & 1)
+    file, rank = geometry.coords(square)
+    return rank, file
 
 
 @settings(max_examples=200, deadline=None)
@@ -143,7 +144,7 @@ def test_planes_hold_the_pieces(board, perspective):
     flip = perspective and board.turn == shashki.BLACK
     me = shashki.BLACK if flip else shashki.WHITE
     g = board.variant.geometry
-    expected = [[[0.0] * (2 * g.width) for _ in range(g.rows)] for _ in range(4)]
+    expected = [[[0.0] * g.files for _ in range(g.rows)] for _ in range(4)]
     for s in range(g.squares):
         piece = board.piece_at(s)
         if piece is not None:
@@ -156,7 +157,7 @@ def test_planes_hold_the_pieces(board, perspective):
     for index, plane in enumerate(data[5:], 5):
         if index == 8 and limit:
             # frisian: the kings' runs, on each running king's square its count over the limit
-            runs = [[0.0] * (2 * g.width) for _ in range(g.rows)]
+            runs = [[0.0] * g.files for _ in range(g.rows)]
             for square, count in board.king_runs:
                 if count:
                     row, file = _cell(g, square, flip)

@@ -3,7 +3,7 @@
 import pytest
 
 import shashki
-from shashki import Board, Move
+from shashki import WHITE, Board, Move
 
 VARIANT_NAMES = ["russian", "giveaway", "brazilian", "italian", "english"]
 
@@ -44,7 +44,9 @@ def test_legal_moves_view():
     assert all(isinstance(m, Move) for m in moves)
     first = next(iter(moves))
     assert first in moves
-    assert "c3-d4" not in moves          # text is not a Move
+    # move text is matched as push reads it (python-chess users write `"e2e4" in ...`)
+    assert "c3-d4" in moves and "c3-e5" not in moves
+    assert "not a move" not in moves and 42 not in moves
     board.push("c3-d4")
     assert len(moves) == 7 and first not in moves   # the view follows the board
 
@@ -193,7 +195,13 @@ def test_colours_print_as_names():
     assert "winner=shashki.BLACK" in repr(outcome)
 
 
-@pytest.mark.parametrize("square", [-1, 32, 10**30, True, "c3", 2.0])
+def test_piece_at_takes_square_names():
+    board = Board("russian")
+    assert board.piece_at("c3") == board.piece_at(board.variant.square("c3")) == (WHITE, False)
+    assert board.piece_at("D4") is None and Board("english").piece_at("22") == (WHITE, False)
+
+
+@pytest.mark.parametrize("square", [-1, 32, 10**30, True, "z9", "d5x", "22", 2.0])
 def test_piece_at_checks_its_square(square):
     with pytest.raises(shashki.InvalidSquareError):
         Board("russian").piece_at(square)

@@ -385,7 +385,7 @@ def play_and_compare(variant, peers, games=GAMES, seed=SEED, max_plies=MAX_PLIES
             peer_list = peer.receive(f"{variant} {fen}")
             c = counts[name]
             c["positions"] += 1
-            c["capture positions"] += board.is_capture_position()
+            c["capture positions"] += board.must_capture
             c["positions with kings"] += bool(board.kings)
             found = compare(board, name, peer_list, c)
             if found:

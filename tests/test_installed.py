@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 
 import shashki
-from shashki._core import board, movegen, perft, search
+from shashki._core import board, move, perft, position, search
+from shashki._core.position import kernel_of
 from shashki.variants import VARIANTS
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = Path(shashki.__file__).resolve().parent
-CORE = (movegen, board, perft, search)
+CORE = (position, move, board, perft, search)
 INSTALLED = bool(os.environ.get("SHASHKI_TEST_INSTALLED"))
 
 
@@ -30,7 +31,7 @@ def test_core_modules_are_compiled(module):
 def test_every_games_kernel_is_compiled(variant):
     kernel = importlib.import_module(f"shashki._core.kernels.{variant.kernel_name}")
     assert kernel.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
-    assert variant.rules.name == variant.kernel_name
+    assert kernel_of(variant).name == variant.kernel_name
 
 
 def test_typed_marker_and_package_data():

@@ -243,9 +243,9 @@ def test_an_opening_belongs_to_its_game():
 
 
 def test_tables_load_lazily():
-    code = ("import shashki, sys; from shashki import ballots; "
-            "print(ballots._load.cache_info().currsize); "
-            "shashki.openings('italian'); print(ballots._load.cache_info().currsize)")
+    code = ("import shashki, sys; from shashki import opening; "
+            "print(opening._load.cache_info().currsize); "
+            "shashki.openings('italian'); print(opening._load.cache_info().currsize)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == ["0", "1"]

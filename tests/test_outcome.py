@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import shashki
-from shashki import BLACK, WHITE, squares as _sq
+from shashki import BLACK, WHITE
+from shashki.variants import RUSSIAN
 from shashki.errors import InvalidVariantError
 from shashki.outcome import MAIN_ROAD, DrawCounters, Outcome, Termination
 
@@ -21,7 +22,7 @@ T = Termination
 # --- helpers ------------------------------------------------------------------------------
 
 def sq(name):
-    return _sq.ALGEBRAIC_INDEX[name]
+    return RUSSIAN.square(name)
 
 
 def fen(game, turn, white, black):
@@ -626,7 +627,7 @@ def sparse_positions(draw):
         color = WHITE if i < counts[0] else BLACK
         crowning_row = range(28, 32) if color == WHITE else range(0, 4)
         king = s in crowning_row or draw(st.integers(0, 3)) > 0
-        sides[color].append(("K" if king else "") + _sq.ALGEBRAIC_NAMES[s])
+        sides[color].append(("K" if king else "") + RUSSIAN.square_name(s))
     turn = draw(st.sampled_from("WB"))
     return shashki.Board(game, fen(game, turn, *sides), fmjd_draw_rules=flag)
 
@@ -838,7 +839,7 @@ def test_the_engine_and_outcome_agree_at_every_draw_limit(game, flag, pieces, tu
         child.push(m)
         children.append(child)
     assert all(c.outcome(claim_draw=True) is None for c in children)
-    if not any(c.is_capture_position() for c in children):
+    if not any(c.must_capture for c in children):
         best = max(-engine.evaluate(c) for c in children)
         assert engine.search(earlier, depth=1).score.value == best
 

@@ -4,6 +4,7 @@ Every block of ../shared/perft is counted each way at its deepest line under LIM
 """
 
 import json
+import pickle
 import re
 import signal
 import subprocess
@@ -89,26 +90,26 @@ def test_dask_local_cluster():
 
 
 def test_split_tasks_add_up():
-    board = shashki.Board("brazilian")
-    tasks = runner.split(board, 9, paths=True, min_tasks=40)
+    position = shashki.Position("brazilian")
+    tasks = runner.split(position, 9, paths=True, min_tasks=40)
     assert len(tasks) >= 40
-    total = sum(t.weight * runner.run_task((board.variant.name, t.masks, t.depth, True, 0, None))
-                for t in tasks)
-    assert total == board.perft(9, paths=True, jobs=1)
+    # a task is a Position and a depth: what a worker process is sent, pickled
+    total = sum(t.weight * runner.run_task(pickle.loads(pickle.dumps(
+        (t.position, t.depth, True, 0, None)))) for t in tasks)
+    assert total == position.perft(9, paths=True, jobs=1)
 
 
 def test_no_task_is_long():
     # issue 12.12: the count of one task cannot be interrupted (it runs in C), so a run stops
     # only as soon as its running tasks end.  A tree is split until no task is estimated to
     # have more than max_leaves leaves, even on one thread (before: a single task).
-    board = shashki.Board("russian")
-    tasks = runner.split(board, 11, min_tasks=1)
-    counts = [runner.run_task(("russian", t.masks, t.depth, False, 0, None)) for t in tasks]
+    position = shashki.Position("russian")
+    tasks = runner.split(position, 11, min_tasks=1)
+    counts = [runner.run_task((t.position, t.depth, False, 0, None)) for t in tasks]
     assert sum(counts) == 110917189
     assert len(tasks) > 1 and max(counts) <= 5 * runner.TASK_LEAVES
-    assert all(runner.estimate(board.variant, t.masks, t.depth) <= runner.TASK_LEAVES
-               for t in tasks)
-    assert len(runner.split(board, 11, min_tasks=1, max_leaves=10 ** 6)) > len(tasks)
+    assert all(runner.estimate(t.position, t.depth) <= runner.TASK_LEAVES for t in tasks)
+    assert len(runner.split(position, 11, min_tasks=1, max_leaves=10 ** 6)) > len(tasks)
 
 
 def test_progress_is_told_the_tasks():

@@ -145,7 +145,9 @@ def test_playstrategy_squares_are_seen_from_the_first_mover():
 def playstrategy_name(number):
     """PlayStrategy's name of english square `number`: the algebraic name from White's side,
     turned half a turn (a1 <-> h8)."""
-    name = shashki.squares.algebraic_name(shashki.get_variant("english").square_from_number(number))
+    english = shashki.get_variant("english")
+    file, rank = english.geometry.coords(english.square_from_number(number))
+    name = "abcdefgh"[file] + str(rank + 1)
     return "abcdefgh"[7 - "abcdefgh".index(name[0])] + str(9 - int(name[1]))
 
 

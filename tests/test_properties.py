@@ -139,7 +139,7 @@ def test_captures_are_compulsory_and_no_move_loses(board):
     moves = list(board.legal_moves)
     captures = [m for m in moves if m.is_capture]
     assert captures == [] or captures == moves
-    assert board.is_capture_position() == bool(captures)
+    assert board.must_capture == bool(captures)
     outcome = board.outcome(claim_draw=True)
     if not moves:
         assert outcome is not None and outcome.termination.value == "no_moves"

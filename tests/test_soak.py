@@ -77,7 +77,7 @@ def _play(variant_name, index):
             return board, outcome
         assert len(board.move_stack) < bound, "the draw rules should have ended the game"
         assert board.perft(1) == len(moves) == len(set(moves))
-        assert board.is_capture_position() == moves[0].is_capture
+        assert board.must_capture == moves[0].is_capture
         assert all(m.is_capture == moves[0].is_capture for m in moves)  # captures compulsory
 
         move = rng.choice(moves)

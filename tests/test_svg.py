@@ -268,7 +268,7 @@ def test_random_positions_draw_every_piece():
             expected = sorted(
                 ("white" if piece[0] == shashki.WHITE else "black",
                  "king" if piece[1] else "man", board.variant.square_name(square))
-                for square in shashki.SQUARES
+                for square in range(board.variant.geometry.squares)
                 if (piece := board.piece_at(square)) is not None)
             assert drawn == expected
             for _, _, name, cell in pic.pieces:

@@ -29,7 +29,7 @@ def number(variant: str, file: int, rank: int) -> int:
 def shashki_square(variant: str, file: int, rank: int) -> int:
     """(file, rank) of the game's own board -> shashki square (row by row from White's side,
     a1 = 0).  The italian board is the mirror image of the others (h1 dark); shashki stores
-    it mirrored back onto the standard board, as shashki.squares.from_italian_number does."""
+    it mirrored back onto the standard board, as shashki's italian numbering does (Variant.square_from_number)."""
     n = size(variant)
     if variant == "italian":
         file = n - 1 - file

@@ -20,7 +20,7 @@ Reply::
     {"error": "..."}                        # the worker keeps running
 
 Squares are shashki's (0..31, a1 = 0, c1 = 1, ..., h8 = 31 on 8x8, 0..49 to j10 on 10x10;
-italian mirrored as shashki.squares does it; see boards.py). ``captured`` is in capture order and ``path`` lists the origin
+italian mirrored as shashki numbers it; see boards.py). ``captured`` is in capture order and ``path`` lists the origin
 and every landing square, exactly as the peer's move gives them: nothing is merged or
 filtered here, so the caller sees the peer's own conventions (pydraughts lists one entry
 per route and landing square; py-draughts' american board also offers quiet moves next to

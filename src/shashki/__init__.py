@@ -10,6 +10,7 @@ Five 8x8 games: russian, giveaway (poddavki), brazilian, italian, english (ameri
 
 import typing as _typing
 
+from ._core.position import Position
 from .board import Board, LegalMoves
 from .colors import BLACK, WHITE, Color
 from .errors import (AmbiguousMoveError, IllegalActionError, IllegalMoveError,
@@ -18,27 +19,26 @@ from .errors import (AmbiguousMoveError, IllegalActionError, IllegalMoveError,
                      ShashkiError)
 from .move import Move
 from .outcome import Outcome, Termination
-from .squares import SQUARES
 from .variants import VARIANTS, Variant, get_variant
 
 if _typing.TYPE_CHECKING:
     # what the lazy names below are, for type checkers (nothing is imported at run time)
     from . import engine, pdn, perft, rl, svg  # noqa: F401
-    from .ballots import Opening, opening_tables, openings
-    from .batch import Playouts, playouts
+    from .opening import Opening, opening_tables, openings
+    from ._core.playouts import Playouts, playouts
 
 # Loaded on first use, so that `import shashki` stays cheap: the PDN reader, the opening
 # tables, and the submodules that only some users need.
 _LAZY: _typing.Dict[str, _typing.Tuple[str, _typing.Optional[str]]] = {
     "pdn": ("shashki.pdn", None),
-    "Opening": ("shashki.ballots", "Opening"),
-    "openings": ("shashki.ballots", "openings"),
-    "opening_tables": ("shashki.ballots", "opening_tables"),
+    "Opening": ("shashki.opening", "Opening"),
+    "openings": ("shashki.opening", "openings"),
+    "opening_tables": ("shashki.opening", "opening_tables"),
     "engine": ("shashki.engine", None),
     "perft": ("shashki.perft", None),
     "svg": ("shashki.svg", None),
-    "playouts": ("shashki.batch", "playouts"),
-    "Playouts": ("shashki.batch", "Playouts"),
+    "playouts": ("shashki._core.playouts", "playouts"),
+    "Playouts": ("shashki._core.playouts", "Playouts"),
     "rl": ("shashki.rl", None),
 }
 
@@ -61,8 +61,8 @@ def __dir__() -> _typing.List[str]:
 __version__ = "0.1.0"
 
 __all__ = [
-    "Board", "LegalMoves", "Move", "Variant", "VARIANTS", "get_variant", "Color", "WHITE", "BLACK",
-    "SQUARES", "ShashkiError", "InvalidFenError", "InvalidMoveError", "IllegalMoveError",
+    "Board", "LegalMoves", "Move", "Position", "Variant", "VARIANTS", "get_variant", "Color", "WHITE", "BLACK",
+    "ShashkiError", "InvalidFenError", "InvalidMoveError", "IllegalMoveError",
     "AmbiguousMoveError", "InvalidVariantError", "InvalidPdnError", "InvalidOpeningError",
     "InvalidSquareError", "InvalidActionError", "IllegalActionError", "PlayoutsError",
     "playouts", "Playouts", "rl",

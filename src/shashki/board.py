@@ -1,40 +1,33 @@
-"""Board: a position, its legal moves, and the stack of moves that led to it.
+"""Board: a position with the moves that led to it, as a game is played.
 
-The state and everything done every ply (legal moves, push, pop, copy, outcome, FEN) are in C
-(shashki._core.board.BoardCore); this class adds what is not: reading FEN and move text,
-openings, perft, the diagram.
+A Board is a Position (shashki._core.position) plus its history: `board.position` is the value,
+`Board.from_position` starts a game from one.  The state and everything done every ply (legal
+moves, push, pop, copy, outcome, FEN) are in C (shashki._core.board.BoardCore); this class adds
+what is not: openings, perft, the learning planes, the diagram.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Type, Union
 
-from . import notation as _notation
 from .diagram import diagram
 from ._core import actions as _actions
-from ._core import perft as _perft
 from ._core.arrays import Buffer
-from ._text import quote
-from ._core.board import BoardCore, LegalMoves, Move
-from .errors import IllegalMoveError, InvalidVariantError
-from .fen import parse_fen
-from .variants import COLOR_NAMES, DEFAULT, Variant, get_variant
+from ._core.board import BoardCore, LegalMoves
+from ._core.move import Move
+from ._core.position import Position
+from .errors import InvalidVariantError
+from .variants import DEFAULT, Variant, get_variant
 
 if TYPE_CHECKING:
     # (annotations only: `import shashki` stays cheap)
     import os
     from concurrent.futures import Executor
 
-    from .ballots import Opening
-    from .perft import Progress
+    from .opening import Opening
+    from .perft import PerftTable, Progress
 
-#: the position as four ints: white, black and king masks, side to move
-Masks = Tuple[int, int, int, int]
-
-#: below this depth a perft is too small to be worth splitting across threads
-PARALLEL_MIN_DEPTH = 8
-
-__all__ = ["Board", "LegalMoves", "Move", "PARALLEL_MIN_DEPTH"]
+__all__ = ["Board", "LegalMoves", "Move"]
 
 
 class Board(BoardCore):
@@ -55,42 +48,41 @@ class Board(BoardCore):
 
     __slots__ = ()
 
-    variant: Variant
     fmjd_draw_rules: bool
 
     def __init__(self, variant: Union[str, Variant] = DEFAULT, fen: Optional[str] = None, *,
                  fmjd_draw_rules: Optional[bool] = None) -> None:
         chosen = get_variant(variant)
-        self._setup(chosen, _fmjd_setting(chosen, fmjd_draw_rules),
-                    chosen.start_fen if fen is None else fen)
+        self._reset(Position(chosen, fen), _fmjd_setting(chosen, fmjd_draw_rules))
 
-    def _setup(self, variant: Variant, fmjd: bool, fen: str) -> None:
-        white, black, kings, turn, counters = parse_fen(fen, variant)
-        self._reset(variant, white, black, kings, turn, fmjd, counters.get("runs", 0))
+    @classmethod
+    def from_position(cls, position: Position, *,
+                      fmjd_draw_rules: Optional[bool] = None) -> Board:
+        """A board at `position` with no moves played (the draw counters count from there).
+
+        >>> import shashki
+        >>> board = Board.from_position(shashki.Position("english").apply("11-15"))
+        >>> board.position == shashki.Position("english", board.fen())
+        True
+        """
+        if not isinstance(position, Position):
+            raise TypeError(f"from_position takes a shashki.Position, not "
+                            f"{type(position).__name__}")
+        board = cls.__new__(cls)
+        board._reset(position, _fmjd_setting(position.variant, fmjd_draw_rules))
+        return board
 
     def set_fen(self, fen: str) -> None:
         """Set the position from a FEN; the move history is cleared.  On error (InvalidFenError)
         the board is unchanged.  The draw counters count from the set-up position (the game's
         history is unknown)."""
-        self._setup(self.variant, self.fmjd_draw_rules, fen)
+        self._reset(Position(self.variant, fen), self.fmjd_draw_rules)
 
     def __reduce__(self) -> Tuple[Any, ...]:
-        # pickled as the game, its starting position and the moves played from it
-        white, black, kings, turn = self._root()
+        # pickled as its first position and the moves played from it
         moves = [(m.origin, m.destination, m.captured) for m in self.move_stack]
-        return (_unpickle, (type(self), self.variant.name, self.fmjd_draw_rules,
-                            (white, black, kings, turn), moves, tuple(self.draw_counters),
-                            self._runs(True)))
-
-    def parse_move(self, text: str) -> Move:
-        """The legal move that `text` names, in the game's notation (shashki.notation).
-
-        Accepts the short form (`c3-d4`, `c3:e5`, `22x18`), the full route (`c3:e5:g3`), any of
-        the separators `-`, `x`, `:`, and in the algebraic games the russian short form `cd4`
-        (a man from the c-file to d4).  Raises InvalidMoveError for text that is not a move,
-        IllegalMoveError when no legal move fits, AmbiguousMoveError when several do.
-        """
-        return _notation.parse_move(self, text)
+        return (_unpickle, (type(self), self.root, self.fmjd_draw_rules, moves,
+                            tuple(self.draw_counters)))
 
     @classmethod
     def from_opening(cls, variant: Union[str, Variant], opening: Union[str, Opening],
@@ -100,7 +92,7 @@ class Board(BoardCore):
         `table` narrows the search when a code is in several tables.  When the opening's
         name lists moves (Opening.moves), the board starts from Opening.start_fen and those
         moves are played: they are on its move stack; otherwise it is set up at Opening.fen."""
-        from .ballots import find_opening  # the opening tables: loaded on first use
+        from .opening import find_opening  # the opening tables: loaded on first use
         found = find_opening(variant, opening, table)
         if found.moves is not None and found.start_fen is not None:
             board = cls(variant, fen=found.start_fen)
@@ -110,97 +102,24 @@ class Board(BoardCore):
                 return board
         return cls(variant, fen=found.fen)
 
-    def illegal_move_error(self, text: str, origin: object) -> IllegalMoveError:
-        """The IllegalMoveError for move `text` from `origin`: the message says why, and
-        `alternatives` lists the touched piece's legal moves, or every legal move."""
-        moves = list(self.legal_moves)
-        own = [m for m in moves if m.origin == origin]
-        return IllegalMoveError(self._illegal_message(text, origin), own or moves)
-
-    def _illegal_message(self, text: str, origin: object) -> str:
-        """Why the move `text` from square `origin` is not legal: the legal moves of that piece
-        (seeds 003 and 004: a touched piece must move if it can), or why it has none."""
-        quoted = quote(text)
-        squares = self.variant.geometry.squares
-        if isinstance(origin, bool) or not isinstance(origin, int) or not 0 <= origin < squares:
-            return (f"illegal move {quoted}: {origin!r} is not a square "
-                    f"(squares are 0..{squares - 1})")
-        moves = list(self.legal_moves)
-        same_piece = ", ".join(str(m) for m in moves if m.origin == origin)
-        every = ", ".join(map(str, moves))
-        piece = self.piece_at(origin)
-        name = self.variant.square_name(origin)
-        side = COLOR_NAMES[self.turn]
-        if not moves:
-            why = f"{side} is to move and has no legal move"
-        elif piece is None:
-            why = f"there is no piece on {name}; legal moves: {every}"
-        elif piece[0] != self.turn:
-            why = (f"the piece on {name} is {COLOR_NAMES[piece[0]]}, and {side} is to move; "
-                   f"legal moves: {every}")
-        elif same_piece:
-            why = f"legal moves of the piece on {name}: {same_piece}"
-            if moves[0].is_capture:
-                why = "a capture is compulsory; " + why
-        elif moves[0].is_capture:
-            why = f"a capture is compulsory and the piece on {name} cannot capture: {every}"
-        else:
-            why = f"the piece on {name} has no legal move; legal moves: {every}"
-        return f"illegal move {quoted}: {why}"
-
     # --- perft ----------------------------------------------------------------------------
 
     def perft(self, depth: int, paths: bool = False, *, jobs: Optional[int] = None,
               hash_mb: float = 0, executor: Optional[Executor] = None,
               checkpoint: Union[str, os.PathLike[str], None] = None,
               progress: Optional[Progress] = None,
-              table: Optional[_perft.PerftTable] = None) -> int:
-        """Leaf nodes of the move tree `depth` plies deep: unique moves by default, every
-        capture route with `paths=True` (RULES.md "Move identity and perft").
-
-        `jobs` threads (default: all cores, for trees deep enough to be worth splitting),
-        a transposition table of `hash_mb` MiB, any concurrent.futures `executor`, and a
-        resumable `checkpoint` file: see shashki.perft.run.  `table`: a
-        shashki.perft.PerftTable to count with (one thread), kept between runs of the same
-        game and convention.
-        """
-        # the perft runner loads threads, hashing and JSON: imported when a count is asked for
-        from .perft import check_depth, check_options
-        depth = check_depth(depth)
-        check_options(jobs, hash_mb)
-        if table is not None:
-            if hash_mb or executor is not None or checkpoint is not None or \
-                    progress is not None or jobs not in (None, 1):
-                raise ValueError("a perft table is for a single-threaded run: give it without "
-                                 "hash_mb, jobs, executor, checkpoint or progress")
-            table.claim(f"{self.variant.rules.name} {'paths' if paths else 'unique'}")
-            return _perft.perft(*self.masks, self.variant.rules, depth, paths, table,
-                                self._runs())
-        # the split runner hands positions on as masks, which do not carry frisian's kings'
-        # runs: a game that counts them is counted in one thread
-        if (executor is None and checkpoint is None and progress is None and (
-                jobs == 1 or depth < PARALLEL_MIN_DEPTH)) or self.variant.king_move_limit:
-            table = _perft.PerftTable(hash_mb, shared=False) if hash_mb else None
-            return _perft.perft(*self.masks, self.variant.rules, depth, paths, table,
-                                self._runs())
-        from . import perft as _runner  # (see above)
-        return _runner.perft(self, depth, paths, jobs=jobs, hash_mb=hash_mb,
-                             executor=executor, checkpoint=checkpoint, progress=progress)
+              table: Optional[PerftTable] = None) -> int:
+        """Leaf nodes of the move tree `depth` plies deep from the board's position (see
+        Position.perft: the options, and shashki.perft for the runner)."""
+        count: int = self.position.perft(depth, paths, jobs=jobs, hash_mb=hash_mb,
+                                         executor=executor, checkpoint=checkpoint,
+                                         progress=progress, table=table)
+        return count
 
     def divide(self, depth: int, paths: bool = False) -> Dict[Move, int]:
         """Perft split by first move: {move: leaves}."""
-        from .perft import check_depth  # (see perft)
-        depth = check_depth(depth)
-        if depth == 0:
-            return {}
-        out: Dict[Move, int] = {}
-        for move in self.legal_moves:
-            child = self.copy(stack=False)
-            child.push(move)
-            count = _perft.perft(*child.masks, self.variant.rules, depth - 1, paths, None,
-                                 child._runs())
-            out[move] = count * move.routes if paths else count
-        return out
+        divided: Dict[Move, int] = self.position.divide(depth, paths)
+        return divided
 
     # --- learning systems: actions and observations (shashki._core.actions) ------------------
 
@@ -288,10 +207,9 @@ def _fmjd_setting(variant: Variant, value: Optional[bool]) -> bool:
     return value
 
 
-def _unpickle(cls: Type[Board], variant: str, fmjd: bool, root: Masks, moves: Any,
-              counters: Tuple[int, int, int, int], runs: int = 0) -> Board:
-    board = cls.__new__(cls)
-    board._reset(get_variant(variant), *root, fmjd, runs)
+def _unpickle(cls: Type[Board], root: Position, fmjd: bool, moves: Any,
+              counters: Tuple[int, int, int, int]) -> Board:
+    board = cls.from_position(root, fmjd_draw_rules=fmjd)
     if not moves:
         board._set_draws(*counters)
     for origin, destination, captured in moves:

@@ -36,7 +36,7 @@ def square_at(variant: Variant, row: int, col: int, flipped: bool = False) -> Op
     """The square drawn at row `row` (0 = top) and column `col` (0 = left) of a diagram of
     `variant`, or None for a light square; `flipped` turns the board half round."""
     g = variant.geometry
-    files = 2 * g.width
+    files = g.files
     file, rank = col, g.rows - 1 - row
     if flipped:
         file, rank = files - 1 - file, g.rows - 1 - rank
@@ -50,7 +50,7 @@ def diagram(board: Board, flipped: bool = False) -> str:
     the bottom."""
     variant = board.variant
     g = variant.geometry
-    files = 2 * g.width
+    files = g.files
     numeric = variant.numeric
     white, black, kings = board.white, board.black, board.kings
     wide = len(str(g.squares))          # the widest square number in the key

@@ -53,7 +53,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
+from ._core import egdb_build
 from ._core.egdb import EgdbTables
+from ._core.position import kernel_of
 from .board import Board
 from .errors import ShashkiError
 from .fen import write_fen
@@ -137,7 +139,7 @@ def _new_tables(variant: Variant) -> EgdbTables:
     reason = unsupported(variant)
     if reason:
         raise EgdbError(reason)
-    return EgdbTables(variant.rules, Board(variant), reversed=variant.reversed_goal,
+    return EgdbTables(kernel_of(variant), Board(variant), reversed=variant.reversed_goal,
                       flying=variant.flying_kings)
 
 
@@ -233,7 +235,7 @@ def build(variant: Union[str, Variant], pieces: int, folder: Optional[PathLike] 
         for s, d in zip(pair, data):
             tables.attach(*s, d)
         start = time.time()
-        tables.build(*sig)
+        egdb_build.build(tables, *sig)
         for s, d, p in zip(pair, data, paths):
             size += _write(p, variant, s, d, tables.limit)
             positions += len(d)
@@ -388,10 +390,10 @@ class Tables:
         checked = 0
         bad: List[str] = []
         for sig in signatures(n):
-            count, wrong = self._tables.verify(*sig)
+            count, wrong = egdb_build.verify(self._tables, *sig)
             checked += count
             for i in wrong:
-                masks = self._tables.position(*sig, i)
+                masks = egdb_build.position(self._tables, *sig, i)
                 bad.append(f"{''.join(map(str, sig))} index {i}: {masks}")
             if progress is not None:
                 progress(f"{self.variant.name} {''.join(map(str, sig))}: {count:,} positions "

@@ -19,7 +19,8 @@ from typing import (TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional,
                     Tuple, Union)
 
 from ._core import search as _search
-from .limits import MAX_DEPTH, Limit, as_int, check_hash_mb, shown
+from ._core.position import kernel_of
+from .limits import MAX_DEPTH, MAX_PLY, SEARCH_OPTIONS, Limit, as_int, check_hash_mb, shown
 from .egdb import for_engine as egdb_tables
 from .variants import RUSSIAN, Variant, get_variant
 from .weights import SCALAR_TERMS, WeightsError, check_weight
@@ -27,11 +28,10 @@ from .weights import load as load_weights
 
 if TYPE_CHECKING:
     from .board import Board
-    from .hubclient import HubEngine as HubEngine, HubError as HubError
     from .move import Move
 
-__all__ = ["DEFAULT_DEPTH", "EVAL_WEIGHTS", "MAX_DEPTH", "SEARCH_OPTIONS", "Engine", "HubEngine",
-           "HubError", "Limit", "Score", "SearchResult", "search"]
+__all__ = ["DEFAULT_DEPTH", "EVAL_WEIGHTS", "MAX_DEPTH", "SEARCH_OPTIONS", "Engine", "Limit",
+           "Score", "SearchResult", "search"]
 
 _WIN = _search.WIN_SCORE
 
@@ -47,9 +47,9 @@ class Score:
 
     @property
     def win_in(self) -> Optional[int]:
-        if self.value > _WIN - _search.MAX_PLY:
+        if self.value > _WIN - MAX_PLY:
             return (_WIN - self.value + 1) // 2
-        if self.value < -_WIN + _search.MAX_PLY:
+        if self.value < -_WIN + MAX_PLY:
             return -((_WIN + self.value) // 2)
         return None
 
@@ -93,9 +93,6 @@ class SearchResult:
 #: the evaluation terms that Engine(**weights) sets, both phases at once (the square tables and
 #: separate middlegame and endgame weights come from a weights file: shashki.weights)
 EVAL_WEIGHTS = SCALAR_TERMS
-#: the parts of the search that Engine(options=...) switches (shashki._core.search), with
-#: their defaults
-SEARCH_OPTIONS: Dict[str, int] = dict(_search.OPTION_DEFAULTS)
 #: a search without limits searches this deep
 DEFAULT_DEPTH = 8
 #: the largest value of a search option
@@ -150,7 +147,7 @@ class Engine:
             chosen = chosen.replace(**_check_weights(weights))
         self.weights = chosen
         self._searcher = _search.Searcher(
-            self.variant.rules, hash_mb, weights=chosen.flat(),
+            kernel_of(self.variant), hash_mb, weights=chosen.flat(),
             reversed=self.variant.reversed_goal, flying=self.variant.flying_kings,
             options=_check_options(options))
         self.egdb = _attach_egdb(self._searcher, self.variant, egdb)
@@ -299,7 +296,7 @@ class Engine:
             now = _search.now_seconds()
             elapsed = now - start
             if not completed and best is not None:
-                moves = self._pv_moves(board, pv) if time_use >= 100 else []
+                moves = pv if time_use >= 100 else []
                 if moves and moves[0] != best.best_move:
                     # a move of the cut-short iteration searched in full, better than the
                     # last iteration's
@@ -309,7 +306,7 @@ class Engine:
                     best = SearchResult(best.best_move, best.score, best.pv, best.depth,
                                         total_nodes, elapsed, best.seldepth)
                 break
-            moves = self._pv_moves(board, pv)
+            moves = pv
             if not moves:           # stopped before any move was searched
                 moves = [legal[0]]
             changed = best is not None and moves[0] != best.best_move
@@ -338,19 +335,6 @@ class Engine:
                     break           # the next iteration would most likely not finish in time
         assert best is not None     # the first iteration always sets it
         return best
-
-    @staticmethod
-    def _pv_moves(board: Board, pv: Sequence[Tuple[int, int, int]]) -> List[Move]:
-        moves: List[Move] = []
-        replay = board.copy(stack=False)
-        for origin, dest, captured in pv:
-            match = [m for m in replay.legal_moves
-                     if m.origin == origin and m.destination == dest
-                     and m.captured_mask == captured]
-            if not match:
-                break
-            moves.append(replay.push(match[0]))
-        return moves
 
 
 def _time_plan(limit: Limit) -> Tuple[Optional[float], Optional[float]]:
@@ -390,13 +374,3 @@ def search(board: Board, depth: Optional[int] = None, nodes: Optional[int] = Non
     """
     return Engine(board.variant, hash_mb).search(board, depth, nodes, movetime, clock=clock,
                                                  increment=increment, limit=limit, info=info)
-
-
-def __getattr__(name: str) -> Any:
-    """HubEngine and HubError: an external engine driven through the Hub protocol (see
-    shashki.hubclient), offered here beside the built-in one."""
-    if name in ("HubEngine", "HubError"):
-        # the Hub client imports this module (its scores are Scores): loaded on first use
-        from . import hubclient
-        return getattr(hubclient, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
-from . import squares as _sq
+from .geometry import mask_squares
 from ._text import bounded_int, quote, short
 from .errors import InvalidFenError, InvalidKingRunsError
 from .variants import WHITE, BLACK, COLOR_NAMES, Variant, get_variant
@@ -37,21 +37,17 @@ _COUNTER = re.compile(r"([HF])([0-9]{1,9})\Z")
 _RUNS = re.compile(r"\+([0-9])([0-9]{0,2})\+([0-9])([0-9]{0,2})\Z")
 
 
-def pack_runs(runs: Tuple[Tuple[Optional[int], int], Tuple[Optional[int], int]]) -> int:
-    """Board.king_runs ((square, count) of White, of Black) as one int: for each colour a byte
-    (White's bits 0-7, Black's 8-15) of the count (bits 0-1) and the square (bits 2-7)."""
-    out = 0
-    for color, (square, count) in enumerate(runs):
-        if count:
-            out |= (count | (square or 0) << 2) << (8 * color)
-    return out
+#: the kings' runs of a position, as Position.king_runs gives them: (square, count) of White's
+#: running king, then of Black's, (None, 0) for none
+KingRuns = Tuple[Tuple[Optional[int], int], Tuple[Optional[int], int]]
 
 
-def parse_fen(text: str, variant: Variant) -> Tuple[int, int, int, int, Dict[str, int]]:
+def parse_fen(text: str, variant: Variant) -> Tuple[int, int, int, int, Dict[str, Any]]:
     """(white, black, kings, turn, counters) of a FEN in `variant`'s notation.
 
     Masks use shashki's square numbering; `counters` maps "H"/"F" to the values of
-    lidraughts-style counter fields when present.  Raises InvalidFenError.
+    lidraughts-style counter fields when present, and "runs" to the kings' runs (KingRuns)
+    of a game that counts them.  Raises InvalidFenError.
     """
     if not isinstance(text, str):
         raise InvalidFenError(f"a FEN must be a string, not {type(text).__name__}")
@@ -60,14 +56,14 @@ def parse_fen(text: str, variant: Variant) -> Tuple[int, int, int, int, Dict[str
 
 
 @functools.lru_cache(maxsize=4096)
-def _parse_cached(text: str, name: str) -> Tuple[int, int, int, int, Tuple[Tuple[str, int], ...]]:
+def _parse_cached(text: str, name: str) -> Tuple[int, int, int, int, Tuple[Tuple[str, Any], ...]]:
     # Reading a FEN is pure, and programs read the same ones again and again (every new game's
     # start position): each text is read once per game.  Errors are not cached.
     white, black, kings, turn, counters = _parse(text, get_variant(name))
     return white, black, kings, turn, tuple(counters.items())
 
 
-def _parse(text: str, variant: Variant) -> Tuple[int, int, int, int, Dict[str, int]]:
+def _parse(text: str, variant: Variant) -> Tuple[int, int, int, int, Dict[str, Any]]:
     fen = "".join(text.split())
     if len(fen) >= 2 and fen[0] == fen[-1] == '"':
         fen = fen[1:-1]
@@ -90,7 +86,7 @@ def _parse(text: str, variant: Variant) -> Tuple[int, int, int, int, Dict[str, i
     turn = WHITE if side == "W" else BLACK
     masks: Dict[int, int] = {}
     kings = 0
-    counters: Dict[str, int] = {}
+    counters: Dict[str, Any] = {}
     runs_text = None
     for section in fields[1:]:
         if not section:
@@ -130,7 +126,7 @@ def _parse(text: str, variant: Variant) -> Tuple[int, int, int, int, Dict[str, i
         name = COLOR_NAMES[color]
         crowned_row = variant.promotion_row(color) & mask & ~kings
         if crowned_row:
-            square = variant.square_name(_sq.mask_squares(crowned_row)[0])
+            square = variant.square_name(mask_squares(crowned_row)[0])
             raise InvalidFenError(f"a {name} man on {square}, its own promotion row; a man "
                                   f"there is crowned, so write K{square}")
     if runs_text is not None:
@@ -139,10 +135,9 @@ def _parse(text: str, variant: Variant) -> Tuple[int, int, int, int, Dict[str, i
 
 
 def _parse_runs(section: str, text: str, variant: Variant, white: int, black: int,
-                kings: int) -> int:
-    """The kings' runs field of a frisian FEN (``+<count><square>`` for Black, then White), as
-    pack_runs packs them; InvalidKingRunsError when it is not one or does not fit the
-    position."""
+                kings: int) -> KingRuns:
+    """The kings' runs field of a frisian FEN (``+<count><square>`` for Black, then White);
+    InvalidKingRunsError when it is not one or does not fit the position."""
     limit = variant.king_move_limit
     if not limit:
         raise InvalidKingRunsError(
@@ -180,7 +175,7 @@ def _parse_runs(section: str, text: str, variant: Variant, white: int, black: in
                 f"{name} has only kings in FEN {quote(text)}, so its kings' moves are not "
                 f"counted; write '+0' for {name}")
         runs[color] = (square, count)
-    return pack_runs((runs[0], runs[1]))
+    return runs[0], runs[1]
 
 
 def _square_like(fen: str, position: int) -> bool:
@@ -249,7 +244,7 @@ def _parse_item(body: str, variant: Variant, item: str) -> List[int]:
     if variant.numeric:
         raise InvalidFenError(
             f"{variant.name} FEN squares are numbers 1-{g.squares}, not {short(body, 16)!r}")
-    letters = "abcdefghijklmnop"[:2 * g.width]
+    letters = "abcdefghijklmnop"[:g.files]
     file, rank = match.group(1).lower(), bounded_int(match.group(2), g.rows)
     if file not in letters or rank is None or rank < 1:
         raise InvalidFenError(f"square {short(body, 16)} in a FEN is off the board; squares are "
@@ -292,8 +287,8 @@ def write_fen(white: int, black: int, kings: int, turn: int, variant: Variant) -
     parts = ["W" if turn == WHITE else "B"]
     name = variant.square_name
     for letter, mask in (("W", white), ("B", black)):
-        men = _sq.mask_squares(mask & ~kings)
-        royals = _sq.mask_squares(mask & kings)
+        men = mask_squares(mask & ~kings)
+        royals = mask_squares(mask & kings)
         if variant.numeric:
             items = _runs(sorted(int(name(s)) for s in men))
             items += ["K" + str(n) for n in sorted(int(name(s)) for s in royals)]
@@ -307,3 +302,51 @@ def _example(variant: Variant) -> str:
     return variant.start_fen if variant.numeric else "W:Wc3,e3,Kd2:Bf6,h6"
 
 
+def check_position(variant: Variant, white: object, black: object, kings: object,
+                   turn: object, king_runs: Optional[KingRuns] = None) -> None:
+    """InvalidFenError (InvalidKingRunsError for the runs) unless these square masks, side to
+    move and kings' runs are a position of `variant`: what a FEN is checked for, for a
+    position given as masks (Position.from_masks)."""
+    squares = variant.geometry.squares
+    for name, mask in (("white", white), ("black", black), ("kings", kings)):
+        if isinstance(mask, bool) or not isinstance(mask, int) or mask < 0 or mask >> squares:
+            raise InvalidFenError(f"the {name} mask must be an int of {squares} bits (bit s "
+                                  f"for square s), not {short(repr(mask), 40)}")
+    assert isinstance(white, int) and isinstance(black, int) and isinstance(kings, int)
+    if turn not in (WHITE, BLACK) or isinstance(turn, bool):
+        raise InvalidFenError(f"the side to move is shashki.WHITE or shashki.BLACK, not "
+                              f"{short(repr(turn), 40)}")
+    if white & black:
+        raise InvalidFenError(f"square {variant.square_name(mask_squares(white & black)[0])} "
+                              f"holds a white and a black piece")
+    if kings & ~(white | black):
+        raise InvalidFenError(f"the kings mask names an empty square, "
+                              f"{variant.square_name(mask_squares(kings & ~(white | black))[0])}")
+    most = variant.geometry.max_pieces
+    for color, mask in ((WHITE, white), (BLACK, black)):
+        name = COLOR_NAMES[color]
+        if bin(mask).count("1") > most:
+            raise InvalidFenError(f"more than {most} {name} pieces; a side has at most {most}")
+        crowned_row = variant.promotion_row(color) & mask & ~kings
+        if crowned_row:
+            square = variant.square_name(mask_squares(crowned_row)[0])
+            raise InvalidFenError(f"a {name} man on {square}, its own promotion row; a man "
+                                  f"there is crowned, so make it a king")
+    if king_runs is None or king_runs == ((None, 0), (None, 0)):
+        return
+    limit = variant.king_move_limit
+    if not limit:
+        raise InvalidKingRunsError(f"{variant.name} does not count its kings' runs")
+    for side, run in enumerate(king_runs):
+        name = COLOR_NAMES[side]
+        at, count = run
+        if not count:
+            continue
+        own = white if side == WHITE else black
+        if not (isinstance(count, int) and 0 < count <= limit and isinstance(at, int)
+                and 0 <= at < squares and (own & kings) >> at & 1):
+            raise InvalidKingRunsError(f"{name}'s run {run!r} is not (square of a {name} "
+                                       f"king, count 1-{limit})")
+        if not own & ~kings:
+            raise InvalidKingRunsError(f"{name} has only kings, so its kings' moves are not "
+                                       f"counted")

@@ -33,14 +33,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Mapping, Optional, Tuple, TypeVar, Union
 
-from ._core.search import MAX_PLY, WIN_SCORE
+from ._core.search import WIN_SCORE
 from ._text import bounded_int, quote
 from .board import Board
 from .colors import BLACK, WHITE, Color
 from .engine import Score
 from .errors import InvalidVariantError, ShashkiError
 from .fen import write_fen
-from .limits import MIN_BUDGET, Limit
+from .limits import MAX_PLY, MIN_BUDGET, Limit
 from .move import Move
 from .variants import VARIANTS, Variant, get_variant
 

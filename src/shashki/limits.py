@@ -23,9 +23,26 @@ import numbers
 import operator
 import os
 from dataclasses import dataclass, fields
-from typing import Optional
+from typing import Dict, Optional
 
-from ._core.search import MAX_PLY
+#: the longest path of the C search, quiescence included (setup.py writes it into the C
+#: search: _core/enums.pxd MAXPLY)
+MAX_PLY = 100
+#: the parts of the C search that can be switched, to measure each (Engine(options=...)), and
+#: their defaults; setup.py writes them into the C search as O_<NAME>, in this order.  The
+#: options the strength-testing harness rejected are gone from the search: its log
+#: (benchmarks/sprt) keeps their history.
+#:
+#: - aspiration: half-width of the first root window, hundredths of a man; 0: off
+#: - egdb: probe the endgame databases (0: off)
+#: - threats: quiescence follows a quiet position whose other side threatens a capture one ply
+#: - time_use: (read by shashki.engine) the percentage of a movetime after which no iteration
+#:   starts; 100: all of it, cut-short iterations used
+#: - extend: an exchange (a capture answered by a capture) costs no depth
+#: - fade: plies without progress after which the evaluation is halved, in the games without
+#:   a kings-only or no-progress rule (0: never)
+SEARCH_OPTIONS: Dict[str, int] = {"aspiration": 0, "egdb": 1, "threats": 0, "time_use": 100,
+                                  "extend": 0, "fade": 60}
 
 #: the deepest search, in plies (the C search keeps room for quiescence beyond it)
 MAX_DEPTH = MAX_PLY - 11

@@ -25,14 +25,14 @@ moves.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._text import bounded_int, quote, short
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, InvalidSquareError
-from .fen import pack_runs
+from .variants import COLOR_NAMES
 
 if TYPE_CHECKING:
-    from ._core.movegen import _RawMove
+    from ._core.position import Position
     from .board import Board
     from .geometry import Geometry
     from .move import Move
@@ -49,33 +49,11 @@ _NUMBER = re.compile(r"[0-9]+\Z")
 _ALGEBRAIC = re.compile(r"([a-z])([0-9]+)\Z")
 
 
-# --- writing ---------------------------------------------------------------------------------
-
-def move_texts(raw_moves: Sequence[_RawMove], variant: Variant) -> List[str]:
-    """The text of each move of `raw_moves`, the legal moves of one position as
-    ``shashki._core.movegen.legal_moves`` returns them (origin, destination, captured_mask,
-    routes, promote, path, taken)."""
-    name = variant.square_name
-    sep = variant.capture_sep
-    ends: Dict[Tuple[int, int], int] = {}
-    for origin, dest, *_ in raw_moves:
-        ends[origin, dest] = ends.get((origin, dest), 0) + 1
-    texts = []
-    for origin, dest, _, _, _, path, taken in raw_moves:
-        if not taken:
-            texts.append(f"{name(origin)}-{name(dest)}")
-        elif ends[origin, dest] == 1:
-            texts.append(f"{name(origin)}{sep}{name(dest)}")
-        else:
-            # several moves join these two squares: only the route tells them apart
-            texts.append(sep.join(name(s) for s in (origin,) + tuple(path)))
-    return texts
-
-
 # --- reading ---------------------------------------------------------------------------------
 
-def parse_move(board: Board, text: str) -> Move:
-    """The legal move of `board` that `text` names (see the module docstring)."""
+def parse_move(board: Union[Position, Board], text: str) -> Move:
+    """The legal move of `board` (a Position or a Board) that `text` names (see the module
+    docstring)."""
     if not isinstance(text, str):
         raise InvalidMoveError(f"move text must be a string, not {type(text).__name__}")
     variant = board.variant
@@ -108,7 +86,7 @@ def parse_square(token: str, variant: Variant, text: Optional[str] = None) -> in
     in the numeric ones (1-32 on 8x8, 1-50 on 10x10)."""
     text = token if text is None else text
     g = variant.geometry
-    letters = "abcdefghijklmnop"[:2 * g.width]
+    letters = "abcdefghijklmnop"[:g.files]
     corner = f"a1-{letters[-1]}{g.rows}"
     if _NUMBER.match(token):
         if not variant.numeric:
@@ -138,7 +116,7 @@ def parse_square(token: str, variant: Variant, text: Optional[str] = None) -> in
     return square
 
 
-def _parse_russian_short(board: Board, text: str, file: str,
+def _parse_russian_short(board: Union[Position, Board], text: str, file: str,
                          dest_name: str) -> Move:
     variant = board.variant
     if variant.numeric:
@@ -162,21 +140,20 @@ def _parse_russian_short(board: Board, text: str, file: str,
     return fits[0]
 
 
-def _match(board: Board, text: str, squares: List[int]) -> Move:
+def _match(board: Union[Position, Board], text: str, squares: List[int]) -> Move:
     origin, dest = squares[0], squares[-1]
     moves = list(board.legal_moves)
     ends = [m for m in moves if m.origin == origin and m.destination == dest]
     if not ends:
-        raise board.illegal_move_error(text, origin)
+        raise illegal_move_error(board, text, origin)
     if len(squares) > 2:
         # a route is checked against the routes the core generates: every landing square in
         # order, the rule that a king lands where it can go on capturing included
         geometry = board.variant.geometry
-        for r_origin, r_dest, captured, _, _, path, taken in board.variant.rules.routes(
-                *board.masks, pack_runs(board.king_runs)):
-            if r_origin == origin and r_dest == dest and \
-                    _same_route(geometry, squares, (r_origin,) + path, taken):
-                return next(m for m in ends if m.captured_mask == captured)
+        for route in board.routes():
+            if route.origin == origin and route.destination == dest and \
+                    _same_route(geometry, squares, route.path, route.captured):
+                return next(m for m in ends if m.captured_mask == route.captured_mask)
         name = board.variant.square_name
         raise IllegalMoveError(
             f"illegal move {quote(text)}: no legal move from {name(origin)} to {name(dest)} "
@@ -210,13 +187,15 @@ def _same_route(geometry: Geometry, written: Sequence[int], route: Sequence[int]
 
 
 def _between(geometry: Geometry, a: int, s: int, b: int) -> bool:
-    # s lies strictly inside the diagonal segment from a to b
+    # s lies strictly inside the straight segment from a to b: a diagonal, a rank or a file
     (fa, ra), (fs, rs), (fb, rb) = geometry.coords(a), geometry.coords(s), geometry.coords(b)
-    if abs(fb - fa) != abs(rb - ra) or fa == fb:
+    df, dr = fb - fa, rb - ra
+    if (df and dr and abs(df) != abs(dr)) or not (df or dr):
         return False
-    k = (fs - fa) * (1 if fb > fa else -1)
-    return 0 < k < abs(fb - fa) and (rs - ra) * (1 if rb > ra else -1) == k and \
-        (fs - fa) * (rb - ra) == (rs - ra) * (fb - fa)
+    length = max(abs(df), abs(dr))
+    step_f, step_r = df // length, dr // length
+    k = (fs - fa) * step_f if step_f else (rs - ra) * step_r
+    return 0 < k < length and fs - fa == k * step_f and rs - ra == k * step_r
 
 
 def _ambiguous(text: str, fits: List[Move]) -> AmbiguousMoveError:
@@ -229,3 +208,54 @@ def _example(variant: Variant) -> str:
     return "22-18 or 22x13" if variant.numeric else "c3-d4 or c3:e5"
 
 
+# --- refusing a move ------------------------------------------------------------------------------
+
+def illegal_move_error(board: Union[Position, Board], move: object,
+                       origin: Optional[int] = None) -> IllegalMoveError:
+    """The IllegalMoveError for `move` (a Move, or move text from square `origin`) in `board`
+    (a Position or a Board): the message says why, and `alternatives` lists the touched
+    piece's legal moves, or every legal move."""
+    moves = list(board.legal_moves)
+    if not isinstance(move, str):
+        text, origin = str(move), getattr(move, "origin", None)
+        other = getattr(move, "variant", None)
+        if other is not None and other is not board.variant:
+            return IllegalMoveError(
+                f"illegal move {quote(text)}: it is a move of {other.name}, and this is "
+                f"{board.variant.name}; write it as text or take it from this game's "
+                f"legal_moves", moves)
+    else:
+        text = move
+    own = [m for m in moves if m.origin == origin]
+    return IllegalMoveError(_illegal_message(board, moves, text, origin), own or moves)
+
+
+def _illegal_message(board: Union[Position, Board], moves: List[Move], text: str, origin: object) -> str:
+    """Why the move `text` from square `origin` is not legal: the legal moves of that piece
+    (seeds 003 and 004: a touched piece must move if it can), or why it has none."""
+    quoted = quote(text)
+    squares = board.variant.geometry.squares
+    if isinstance(origin, bool) or not isinstance(origin, int) or not 0 <= origin < squares:
+        return (f"illegal move {quoted}: {origin!r} is not a square "
+                f"(squares are 0..{squares - 1})")
+    same_piece = ", ".join(str(m) for m in moves if m.origin == origin)
+    every = ", ".join(map(str, moves))
+    piece = board.piece_at(origin)
+    name = board.variant.square_name(origin)
+    side = COLOR_NAMES[board.turn]
+    if not moves:
+        why = f"{side} is to move and has no legal move"
+    elif piece is None:
+        why = f"there is no piece on {name}; legal moves: {every}"
+    elif piece[0] != board.turn:
+        why = (f"the piece on {name} is {COLOR_NAMES[piece[0]]}, and {side} is to move; "
+               f"legal moves: {every}")
+    elif same_piece:
+        why = f"legal moves of the piece on {name}: {same_piece}"
+        if moves[0].is_capture:
+            why = "a capture is compulsory; " + why
+    elif moves[0].is_capture:
+        why = f"a capture is compulsory and the piece on {name} cannot capture: {every}"
+    else:
+        why = f"the piece on {name} has no legal move; legal moves: {every}"
+    return f"illegal move {quoted}: {why}"

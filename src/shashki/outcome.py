@@ -175,12 +175,9 @@ class DrawCounters(NamedTuple):
 
 # (the limits of the FMJD-64 rules are in their record, shashki.variants.FMJD_64)
 
-#: the codes of the C rules (shashki/_core/draws.pxd, enum Termination), by Termination value
-TERMINATION_CODES: Dict[str, int] = {
-    "no_moves": 1, "threefold_repetition": 2, "kings_vs_lone_king": 3, "kings_only_moves": 4,
-    "balance_unchanged": 5, "lone_king_on_main_road": 6, "few_pieces_vs_lone_king": 7,
-    "no_progress": 8, "three_pieces_vs_lone_king": 9, "king_crowned": 10,
-    "two_kings_vs_king": 11, "king_vs_king": 12}
+#: the codes of the C rules, by Termination value: setup.py writes the C enum (_core/enums.pxd,
+#: T_<NAME>) from this class in its order, 1 for the first member (0: the game goes on)
+TERMINATION_CODES: Dict[str, int] = {t.value: i + 1 for i, t in enumerate(Termination)}
 _BY_CODE = {TERMINATION_CODES[t.value]: t for t in Termination}
 
 

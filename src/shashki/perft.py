@@ -2,14 +2,13 @@
 checkpoint so a long run can resume.
 
     >>> import shashki
-    >>> shashki.perft.perft(shashki.Board("russian"), 8, jobs=2)
+    >>> shashki.perft.perft(shashki.Position("russian"), 8, jobs=2)
     929899
 
-`Board.perft` forwards here when asked for threads, a hash table, an executor or a
-checkpoint.  The kernels release the GIL, so threads of one process count in parallel; any
-`concurrent.futures.Executor` (a process pool, `dask.distributed.Client.get_executor()`)
-runs the same tasks elsewhere: a task is a small picklable tuple, and `run_task` is the
-function each worker calls.
+`Position.perft` (and `Board.perft`) come here.  The kernels release the GIL, so threads of one
+process count in parallel; any `concurrent.futures.Executor` (a process pool,
+`dask.distributed.Client.get_executor()`) runs the same tasks elsewhere: a task is a Position
+and a depth, which pickle small, and `run_task` is the function each worker calls.
 
 Ray has no Executor class of its own, but every Ray task gives a concurrent.futures.Future,
 so three lines make one (checked with Ray 2.60 on a local Ray instance)::
@@ -30,30 +29,30 @@ import threading
 import time
 from concurrent.futures import Executor, Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import (TYPE_CHECKING, Any, Callable, Dict, Hashable, List, Mapping, Optional,
+from typing import (TYPE_CHECKING, cast, Any, Callable, Dict, Hashable, List, Mapping, Optional,
                     Sequence, TextIO, Tuple, Union)
 
-from ._core import perft as _perft
+from ._core.perft import PerftTable as PerftTable
 from .errors import ShashkiError
 from .limits import MAX_HASH_MB as MAX_HASH_MB  # perft.MAX_HASH_MB, as before
 from .limits import as_int, check_hash_mb, shown
-from .notation import move_texts
-from .variants import Variant, get_variant
 
 if TYPE_CHECKING:
+    from ._core.position import Position
     from .board import Board
 
-Masks = Tuple[int, int, int, int]
 #: progress(done, total, task, count), called after each task
 Progress = Callable[[int, int, "Task", int], object]
-# a subtree while the tree is split: (prefix, masks, remaining depth, weight)
-_Node = Tuple[Tuple[str, ...], Masks, int, int]
+# a subtree while the tree is split: (prefix, position, remaining depth, weight)
+_Node = Tuple[Tuple[str, ...], "Position", int, int]
 
 CHECKPOINT_FORMAT = 1
 #: the deepest perft accepted: deeper trees are beyond any computer
 MAX_DEPTH = 64
 #: the most threads of one run
 MAX_JOBS = 1024
+#: below this depth a perft is too small to be worth splitting across threads
+PARALLEL_MIN_DEPTH = 8
 #: the most leaves a task is meant to have (estimated): a fraction of a second of one core,
 #: so that an interrupted run stops soon (the count of one task, in C, cannot be interrupted)
 TASK_LEAVES = 10_000_000
@@ -63,21 +62,18 @@ _PROBE_DEPTH = 4
 # often (and when it is closed)
 _SYNC_SECONDS = 1.0
 
-#: a transposition table for Board.perft(table=...), kept between runs
-PerftTable = _perft.PerftTable
-
-
 class CheckpointError(ShashkiError):
     """A checkpoint file that belongs to another run, or whose content is damaged."""
 
 
 @dataclass(frozen=True)
 class Task:
-    """One subtree: the position after `prefix` (move texts from the root), counted `depth`
-    plies deep; its count is multiplied by `weight` (the routes of the prefix, with paths)."""
+    """One subtree: `position`, reached by `prefix` (move texts from the root), counted
+    `depth` plies deep; its count is multiplied by `weight` (the routes of the prefix, with
+    paths)."""
     index: int
     prefix: Tuple[str, ...]
-    masks: Masks
+    position: Position
     depth: int
     weight: int
 
@@ -93,24 +89,25 @@ def cpu_count() -> int:
         return os.cpu_count() or 1
 
 
-def split(board: Board, depth: int, paths: bool = False, min_tasks: int = 32,
+def split(position: Position, depth: int, paths: bool = False, min_tasks: int = 32,
           min_depth: int = 4, max_leaves: float = TASK_LEAVES) -> List[Task]:
     """Tasks whose counts add up to perft(depth): the tree expanded from the root until there
     are at least `min_tasks` tasks and no task is estimated (see `estimate`) to have more
     than `max_leaves` leaves, but no subtree is split below `min_depth` plies.  The order is
     deterministic, so a checkpoint can name tasks by index."""
-    variant = board.variant
     # (node, small): `small` once its estimate is known to be within max_leaves
-    frontier: List[Tuple[_Node, bool]] = [(((), board.masks, depth, 1), False)]
+    frontier: List[Tuple[_Node, bool]] = [(((), position, depth, 1), False)]
     while True:
         wanted = len(frontier) < min_tasks
         expanded: List[Tuple[_Node, bool]] = []
         for node, small in frontier:
-            prefix, masks, remaining, weight = node
+            prefix, here, remaining, weight = node
             if remaining > min_depth and not small:
-                small = not wanted and estimate(variant, masks, remaining) <= max_leaves
+                small = not wanted and estimate(here, remaining) <= max_leaves
                 if not small:
-                    children = _child_tasks(variant, prefix, masks, remaining, weight, paths)
+                    children = [(prefix + (str(move),), child, remaining - 1,
+                                 weight * move.routes if paths else weight)
+                                for move, child in here.children()]
                     if children:
                         expanded.extend((child, False) for child in children)
                         continue
@@ -118,44 +115,30 @@ def split(board: Board, depth: int, paths: bool = False, min_tasks: int = 32,
         if len(expanded) == len(frontier):
             break                   # nothing was split (a node without moves stays as it is)
         frontier = expanded
-    return [Task(i, prefix, masks, remaining, weight)
-            for i, ((prefix, masks, remaining, weight), _) in enumerate(frontier)]
+    return [Task(i, prefix, here, remaining, weight)
+            for i, ((prefix, here, remaining, weight), _) in enumerate(frontier)]
 
 
-def estimate(variant: Variant, masks: Masks, depth: int) -> float:
-    """Roughly the leaves of perft(depth) from `masks`: the count of a shallow probe, grown
+def estimate(position: Position, depth: int) -> float:
+    """Roughly the leaves of perft(depth) from `position`: the count of a shallow probe, grown
     by the ratio of its last two plies for each ply beyond it (within a factor of a few in
     the five games' openings and endgames)."""
-    rules = variant.rules
     if depth <= _PROBE_DEPTH:
-        return float(_perft.perft(*masks, rules, depth))
-    below = _perft.perft(*masks, rules, _PROBE_DEPTH - 1)
-    probe = _perft.perft(*masks, rules, _PROBE_DEPTH)
+        return float(position.count(depth))
+    below = position.count(_PROBE_DEPTH - 1)
+    probe = position.count(_PROBE_DEPTH)
     if not below:
         return 0.0
     return float(probe) * (probe / below) ** (depth - _PROBE_DEPTH)
 
 
-def _child_tasks(variant: Variant, prefix: Tuple[str, ...], masks: Masks, remaining: int,
-                 weight: int, paths: bool) -> List[_Node]:
-    # straight from the core: no Board is needed to expand the tree
-    raw = variant.rules.legal_moves(*masks)
-    out: List[_Node] = []
-    for (origin, dest, captured, routes, promote, _, _), text in zip(
-            raw, move_texts(raw, variant)):
-        child = variant.rules.apply_move(*masks, origin, dest, captured, promote)
-        out.append((prefix + (text,), child, remaining - 1,
-                    weight * routes if paths else weight))
-    return out
-
-
 # --- workers ---------------------------------------------------------------------------------
 
-_tables: Dict[Hashable, _perft.PerftTable] = {}
+_tables: Dict[Hashable, PerftTable] = {}
 _tables_lock = threading.Lock()
 
 
-def _table_for(run_key: Hashable, hash_mb: float) -> _perft.PerftTable:
+def _table_for(run_key: Hashable, hash_mb: float) -> PerftTable:
     # A table lives for one run (entries of one game and convention); a worker process keeps
     # it between the tasks of that run and drops it when a new run arrives.
     with _tables_lock:
@@ -163,19 +146,19 @@ def _table_for(run_key: Hashable, hash_mb: float) -> _perft.PerftTable:
         if table is None:
             for key in list(_tables)[:-1]:
                 del _tables[key]
-            table = _tables[run_key] = _perft.PerftTable(hash_mb)
+            table = _tables[run_key] = PerftTable(hash_mb)
         return table
 
 
-def run_task(spec: Tuple[str, Masks, int, bool, float, Hashable]) -> int:
-    """Count one task; `spec` is (variant, masks, depth, paths, hash_mb, run_key).
+def run_task(spec: Tuple[Position, int, bool, float, Hashable]) -> int:
+    """Count one task; `spec` is (position, depth, paths, hash_mb, run_key).
 
-    This is what executor workers call: everything in `spec` is plain data.
+    This is what executor workers call: everything in `spec` pickles small.
     """
-    variant, masks, depth, paths, hash_mb, run_key = spec
-    rules = get_variant(variant).rules
+    position, depth, paths, hash_mb, run_key = spec
     table = _table_for(run_key, hash_mb) if hash_mb else None
-    return _perft.perft(*masks, rules, depth, paths, table)
+    count: int = position.count(depth, paths, table)
+    return count
 
 
 # --- checkpoints -------------------------------------------------------------------------------
@@ -297,16 +280,39 @@ class PerftResult:
         return self.nodes / self.seconds if self.seconds > 0 else float("inf")
 
 
-def perft(board: Board, depth: int, paths: bool = False, *, jobs: Optional[int] = None,
-          hash_mb: float = 0, executor: Optional[Executor] = None,
+def perft(position: Union[Position, Board], depth: int, paths: bool = False, *,
+          jobs: Optional[int] = None, hash_mb: float = 0, executor: Optional[Executor] = None,
           checkpoint: Union[str, os.PathLike[str], None] = None,
-          progress: Optional[Progress] = None) -> int:
-    """perft(depth) of `board`, split into tasks run in parallel; returns the count.
+          progress: Optional[Progress] = None, table: Optional[PerftTable] = None) -> int:
+    """perft(depth) of `position` (or of a Board's position): the count of leaves.
 
-    See `run` for the arguments; this returns only the number of leaves.
+    A tree shallower than PARALLEL_MIN_DEPTH, or `jobs=1`, is counted in this thread; else it
+    is split into tasks (see `run` for the arguments).  `table`: a PerftTable to count with in
+    this thread, kept between runs of the same game and convention.
     """
-    return run(board, depth, paths, jobs=jobs, hash_mb=hash_mb, executor=executor,
+    position = _position_of(position)
+    depth = check_depth(depth)
+    check_options(jobs, hash_mb)
+    if table is not None:
+        if hash_mb or executor is not None or checkpoint is not None or \
+                progress is not None or jobs not in (None, 1):
+            raise ValueError("a perft table is for a single-threaded run: give it without "
+                             "hash_mb, jobs, executor, checkpoint or progress")
+        count: int = position.count(depth, paths, table)
+        return count
+    if executor is None and checkpoint is None and progress is None and (
+            jobs == 1 or depth < PARALLEL_MIN_DEPTH):
+        table = PerftTable(hash_mb, shared=False) if hash_mb else None
+        count = position.count(depth, paths, table)
+        return count
+    return run(position, depth, paths, jobs=jobs, hash_mb=hash_mb, executor=executor,
                checkpoint=checkpoint, progress=progress).nodes
+
+
+def _position_of(given: Union[Position, Board]) -> Position:
+    # a Board counts from its position (the runner never needs the history)
+    position = getattr(given, "position", given)
+    return cast("Position", position)
 
 
 def check_options(jobs: Optional[int], hash_mb: float) -> None:
@@ -328,11 +334,12 @@ def check_depth(depth: object) -> int:
     return value
 
 
-def run(board: Board, depth: int, paths: bool = False, *, jobs: Optional[int] = None,
-        hash_mb: float = 0, executor: Optional[Executor] = None,
+def run(position: Union[Position, Board], depth: int, paths: bool = False, *,
+        jobs: Optional[int] = None, hash_mb: float = 0, executor: Optional[Executor] = None,
         checkpoint: Union[str, os.PathLike[str], None] = None,
         progress: Optional[Progress] = None) -> PerftResult:
-    """Count perft(depth) of `board` and return a PerftResult.
+    """Count perft(depth) of `position` (or of a Board's position) and return a
+    PerftResult.
 
     - `jobs`: threads to use (default: all cores); ignored when `executor` is given.
     - `hash_mb`: size of the transposition table in MiB (0: none).  Threads share one table;
@@ -344,21 +351,22 @@ def run(board: Board, depth: int, paths: bool = False, *, jobs: Optional[int] = 
     - `progress`: called as progress(done, total, task, count) after each task; if it has a
       `set_tasks` method, that is called with the list of tasks before the first starts.
     """
+    position = _position_of(position)
     depth = check_depth(depth)
     check_options(jobs, hash_mb)
     jobs = cpu_count() if jobs is None else jobs
-    variant = board.variant
+    variant = position.variant
     start = time.perf_counter()
     # a checkpoint needs tasks to record, as parallel runs need tasks to share out
     split_up = executor is not None or jobs > 1 or checkpoint is not None
-    tasks = split(board, depth, paths, min_tasks=max(32, 8 * jobs) if split_up else 1)
+    tasks = split(position, depth, paths, min_tasks=max(32, 8 * jobs) if split_up else 1)
     announce = getattr(progress, "set_tasks", None)
     if announce is not None:
         announce(tasks)
     done: Dict[int, int] = {}
     store: Optional[Checkpoint] = None
     if checkpoint is not None:
-        store = Checkpoint(checkpoint, {"variant": variant.name, "fen": board.fen(),
+        store = Checkpoint(checkpoint, {"variant": variant.name, "fen": position.fen(),
                                         "depth": depth, "paths": bool(paths)}, tasks)
         done.update(store.done)
     resumed = len(done)
@@ -366,19 +374,19 @@ def run(board: Board, depth: int, paths: bool = False, *, jobs: Optional[int] = 
     run_key = (variant.name, bool(paths), os.getpid(), id(tasks), time.time())
     try:
         if executor is None and jobs == 1:
-            table = _perft.PerftTable(hash_mb, shared=False) if hash_mb else None
+            table = PerftTable(hash_mb, shared=False) if hash_mb else None
             for task in todo:
-                count = _perft.perft(*task.masks, variant.rules, task.depth, paths, table)
+                count = task.position.count(task.depth, paths, table)
                 _finish(task, count, done, store, progress, len(tasks))
         elif executor is None:
-            table = _perft.PerftTable(hash_mb) if hash_mb else None
+            table = PerftTable(hash_mb) if hash_mb else None
             with ThreadPoolExecutor(max_workers=jobs) as pool:
-                futures = {pool.submit(_perft.perft, *t.masks, variant.rules, t.depth, paths,
-                                       table): t for t in todo}
+                futures = {pool.submit(t.position.count, t.depth, paths, table): t
+                           for t in todo}
                 _collect(futures, done, store, progress, len(tasks))
         else:
-            futures = {executor.submit(run_task, (variant.name, t.masks, t.depth, bool(paths),
-                                                  hash_mb, run_key)): t for t in todo}
+            futures = {executor.submit(run_task, (t.position, t.depth, bool(paths), hash_mb,
+                                                  run_key)): t for t in todo}
             _collect(futures, done, store, progress, len(tasks))
     finally:
         if store is not None:

@@ -119,7 +119,7 @@ class _View:
         self.margin = margin
         self.variant = variant
         self.geometry = variant.geometry
-        self.files = 2 * self.geometry.width      # the board is square: files == rows
+        self.files = self.geometry.files
         self.letters = _LETTERS[:self.files]
         self.extent = self.files * SQUARE_SIZE + 2 * margin
 

@@ -32,7 +32,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 from scipy.optimize import minimize  # type: ignore[import-untyped]
 
-from . import ballots
+from . import opening
 from .apps.games import adjudicate
 from .board import Board
 from .engine import Engine
@@ -67,7 +67,7 @@ def _play(task: Tuple[int, str, int, int, int]) -> Tuple[np.ndarray, np.ndarray,
         outcome = adjudicate(board)
         if outcome is not None:
             break
-        if not board.is_capture_position():
+        if not board.must_capture:
             f, ph = engine.features(board)
             feats.append(f)
             phases.append(ph)
@@ -88,7 +88,7 @@ def start_positions(variant: Variant, games: int, seed: int, plies: int = 4) -> 
     rng = random.Random(seed)
     table = variant.match_openings
     bases = [variant.start_fen] if table in ("start", "random") else \
-        [o.fen for o in ballots.openings(variant, table=table) if not o.lost]
+        [o.fen for o in opening.openings(variant, table=table) if not o.lost]
     out: List[str] = []
     seen = set()
     for _ in range(50 * games):

@@ -12,17 +12,12 @@ This module imports nothing compiled, so setup.py can read it before the kernels
 from __future__ import annotations
 
 import enum
-import importlib
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Dict, Optional, Tuple, Type, Union
 
 from .colors import BLACK as BLACK, WHITE as WHITE, Color
 from .errors import InvalidSquareError, InvalidVariantError
 from .geometry import EIGHT, TEN, Geometry
-
-if TYPE_CHECKING:
-    from ._core.board import Notation
-    from ._core.movegen import Kernel
 
 COLOR_NAMES: Tuple[str, str] = ("white", "black")
 #: actions beyond the (origin, destination) pairs: a position has at most 512 legal moves (the
@@ -197,6 +192,10 @@ class Variant:
     #: each piece taken leaves the board at once, instead of when the move ends (thai: no
     #: Turkish strike)
     remove_at_once: bool = False
+    #: a capture may not turn back the way it came between two pieces (a 180-degree turn):
+    #: where the pieces taken stay on the board until the move ends the piece just taken
+    #: blocks that way anyway; where they leave at once (turkish) the rule forbids it
+    no_turn_back: bool = False
     #: the first side to crown a king wins (breakthrough)
     crowning_wins: bool = False
     #: men and kings capture along ranks and files too, not only diagonally (frisian): a man
@@ -223,6 +222,10 @@ class Variant:
     engine: EngineDefaults = field(default=EngineDefaults(), repr=False)
 
     # --- derived ---------------------------------------------------------------------------
+
+    def __reduce__(self) -> Tuple[object, ...]:
+        # one record a game: pickled by name, found again by it
+        return (get_variant, (self.name,))
 
     @property
     def numeric(self) -> bool:
@@ -316,26 +319,23 @@ class Variant:
     @property
     def planes_shape(self) -> Tuple[int, int, int]:
         """The shape of Board.planes(): (planes, rows, files)."""
-        return (OBSERVATION_PLANES, self.geometry.rows, 2 * self.geometry.width)
+        return (OBSERVATION_PLANES, self.geometry.rows, self.geometry.files)
 
-    def kernel_constants(self) -> Dict[str, int]:
+    def kernel_constants(self) -> Dict[str, Union[int, Tuple[int, ...]]]:
         """The game's move rules and geometry as the compile-time constants of its kernel
         (shashki/_core/kernel.pxi); setup.py writes them into the kernel's module."""
-        g = self.geometry
         p = self.precedence
         return {
-            "K_W": g.width, "K_ROWS": g.rows, "K_BOARD": g.board_mask,
-            "K_ROW_TOP": g.row_mask(g.rows - 1), "K_ROW_BOTTOM": g.row_mask(0),
+            **self.geometry.kernel_constants(),
             "K_FLYING": int(self.flying_kings), "K_LANDS_NEXT": int(self.king_lands_next),
             "K_REMOVE_AT_ONCE": int(self.remove_at_once),
+            "K_NO_TURN_BACK": int(self.no_turn_back),
             "K_MEN_BACK": int(self.men_capture_backward),
             "K_MEN_TAKE_KINGS": int(self.men_capture_kings),
             "K_PROMO": _PROMOTION_CODES[self.promotion],
             "K_PREC_MEN": p.men, "K_PREC_KINGS": p.kings, "K_PREC_BY_KING": int(p.by_king),
             "K_PREC_NKINGS": int(p.most_kings), "K_PREC_ORDER": int(p.kings_first),
             "K_ORTHO": int(self.orthogonal_captures),
-            "K_COL_FIRST": g.ghost_mask(range(0, g.squares, g.width)),
-            "K_COL_LAST": g.ghost_mask(range(g.width - 1, g.squares, g.width)),
             "K_KING_LIMIT": self.king_move_limit,
         }
 
@@ -350,41 +350,15 @@ class Variant:
                 v.name for v in VARIANTS if v.kernel_constants() == constants)
         return name
 
-    @property
-    def rules(self) -> Kernel:
-        """The compiled kernel of the game (shashki._core.movegen.Kernel), loaded on first use."""
-        kernel = _KERNELS.get(self.name)
-        if kernel is None:
-            kernel = _KERNELS[self.name] = _load_kernel(self.kernel_name)
-        return kernel
 
-    @property
-    def notation(self) -> Notation:
-        """How the compiled Board writes this game's squares and moves."""
-        notation = _NOTATIONS.get(self.name)
-        if notation is None:
-            from ._core.board import Notation  # the compiled core, on first use
-            notation = _NOTATIONS[self.name] = Notation(self._names(), self.capture_sep, self)
-        return notation
-
-
-# the kernel's encoding of `promotion` (shashki/_core/kernel.pxd, enum Promotion)
-_PROMOTION_CODES = {Promotion.KING: 0, Promotion.MAN: 1, Promotion.STOP: 2}
+# the kernel's encoding of `promotion`: setup.py writes the C enum (_core/enums.pxd, PROMO_<NAME>)
+# from the class in its order
+_PROMOTION_CODES = {p: i for i, p in enumerate(Promotion)}
 # what each game computed once, by game name
 _KERNEL_NAMES: Dict[str, str] = {}
-_KERNELS: Dict[str, Kernel] = {}
-_NOTATIONS: Dict[str, Notation] = {}
 _NAMES: Dict[str, Tuple[str, ...]] = {}
 _SQUARE_ENUMS: Dict[str, Type[enum.IntEnum]] = {}
 _SQUARE_INDEX: Dict[str, Dict[str, int]] = {}
-
-
-def _load_kernel(name: str) -> Kernel:
-    from ._core.movegen import Kernel  # the compiled core, on first use of a game's rules
-    for kernel in _KERNELS.values():
-        if kernel.name == name:
-            return kernel
-    return Kernel(name, importlib.import_module(f"shashki._core.kernels.{name}").ops)
 
 
 # --- the records ---------------------------------------------------------------------------------
@@ -538,7 +512,7 @@ VARIANTS = (RUSSIAN, GIVEAWAY, BRAZILIAN, ITALIAN, ENGLISH, INTERNATIONAL, ANTID
 DEFAULT = RUSSIAN
 
 
-def kernels() -> Dict[str, Dict[str, int]]:
+def kernels() -> Dict[str, Dict[str, Union[int, Tuple[int, ...]]]]:
     """Every compiled kernel: its name and compile-time constants (what setup.py builds)."""
     return {v.kernel_name: v.kernel_constants() for v in VARIANTS}
 

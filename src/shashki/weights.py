@@ -174,9 +174,8 @@ def classic(game: Union[str, Variant]) -> Weights:
     mg[_INDEX["man"]] = record.man
     mg[_INDEX["king"]] = record.king
     for s in range(g.squares):
-        row = s // g.width
-        file = 2 * (s % g.width) + row % 2
-        middle = g.rows // 2 - 1 <= row <= g.rows // 2 and 0 < file < 2 * g.width - 1
+        file, row = g.coords(s)
+        middle = g.rows // 2 - 1 <= row <= g.rows // 2 and 0 < file < g.files - 1
         mg[_INDEX[f"pst_man_{s}"]] = record.advance * row + \
             (record.back_rank if row == 0 else 0) + (record.centre if middle else 0)
         mg[_INDEX[f"pst_king_{s}"]] = record.centre if middle else 0

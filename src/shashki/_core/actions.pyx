@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False
 """Moves as action numbers and positions as planes, for learning systems (Board.move_to_action,
-Board.action_to_move, Board.legal_action_mask, Board.planes).
+Board.action_to_move, Board.legal_action_mask, Board.planes; the same for a Position).
 
 The encoding (docs/actions.md has a picture of every game's squares):
 
@@ -25,13 +25,15 @@ moves are generated.
 """
 
 from libc.stdint cimport int32_t, uint8_t
-from .kernel cimport u64, WHITE, BLACK, MAXMOVES, Move as KMove, ctz, popcount
-from .movegen cimport Kernel
-from .board cimport BoardCore, Move
+from .kernel cimport u64, WHITE, BLACK, MAXMOVES, Move as KMove, KernelOps, ctz, popcount
+from .move cimport Move
+from .position cimport Kernel, Placement
+from .board cimport BoardCore
 from .arrays cimport Buffer, new_buffer
 from .draws cimport DrawRules
 
 from ..errors import IllegalActionError, InvalidActionError
+from ..notation import illegal_move_error
 
 #: the moves beyond the first of each (origin, destination) in one position, at most
 ALTERNATES = MAXMOVES - 1
@@ -97,18 +99,18 @@ def action_space_size(Kernel kernel):
     return kernel.squares * kernel.squares + ALTERNATES
 
 
-cdef inline bint flipped(BoardCore board, bint perspective) noexcept:
+cdef inline bint flipped(Placement board, bint perspective) noexcept:
     return perspective and board.pos.turn == BLACK
 
 
-cdef int actions_of(BoardCore board, bint perspective, int32_t *out) except -1:
+cdef int actions_of(Placement board, bint perspective, int32_t *out) except -1:
     board.generate()
-    move_actions(board.moves, board.nmoves, board.kernel.square, board.kernel.squares,
+    move_actions(board.table.moves, board.table.n, board.kernel.square, board.kernel.squares,
                  flipped(board, perspective), out)
-    return board.nmoves
+    return board.table.n
 
 
-def move_to_action(BoardCore board, move, bint perspective=False):
+def move_to_action(Placement board, move, bint perspective=False):
     """The action number of the legal Move `move`."""
     cdef int32_t acts[MAXMOVES]
     cdef int i
@@ -116,12 +118,12 @@ def move_to_action(BoardCore board, move, bint perspective=False):
         raise InvalidActionError(f"an action is found for a Move, not {type(move).__name__}")
     i = board.find(move)
     if i < 0:
-        raise (<object>board).illegal_move_error(str(move), move.origin)
+        raise illegal_move_error(board, move)
     actions_of(board, perspective, acts)
     return acts[i]
 
 
-def action_to_move(BoardCore board, action, bint perspective=False):
+def action_to_move(Placement board, action, bint perspective=False):
     """The legal Move whose action number is `action`."""
     cdef int32_t acts[MAXMOVES]
     cdef int i, n
@@ -143,14 +145,14 @@ def action_to_move(BoardCore board, action, bint perspective=False):
         [board.make(i) for i in range(n)])
 
 
-def legal_actions(BoardCore board, bint perspective=False):
+def legal_actions(Placement board, bint perspective=False):
     """The action numbers of the legal moves, in the order of board.legal_moves."""
     cdef int32_t acts[MAXMOVES]
     cdef int n = actions_of(board, perspective, acts)
     return [acts[i] for i in range(n)]
 
 
-def legal_action_mask(BoardCore board, bint perspective=False):
+def legal_action_mask(Placement board, bint perspective=False):
     """A Buffer of action_space_size bytes ("B"): 1 at the action of each legal move."""
     cdef int32_t acts[MAXMOVES]
     cdef int n = actions_of(board, perspective, acts)
@@ -177,39 +179,50 @@ cdef inline void fill(float *plane, int cells, float value) noexcept nogil:
         plane[i] = value
 
 
-cdef void put(float *plane, u64 ghost, const int *square, int nsq, int width,
-              bint flip, float value=1.0) noexcept nogil:
+cdef void put(float *plane, u64 ghost, const KernelOps *ops, bint flip,
+              float value=1.0) noexcept nogil:
     # `value` (1) on the cell of every square of `ghost`: row r of the picture is row r of the
-    # board from the viewer's side, its cells the 2 * width files (the light ones stay 0)
-    cdef int s, row, col
+    # board from the viewer's side, its cells the board's files (a light square stays 0)
+    cdef int s
     while ghost:
-        s = view(square[ctz(ghost)], nsq, flip)
+        s = view(ops.square[ctz(ghost)], ops.squares, flip)
         ghost &= ghost - 1
-        row = s // width
-        col = s % width
-        plane[row * 2 * width + 2 * col + (row & 1)] = value
+        plane[(s // ops.width) * ops.files + ops.file[s]] = value
 
 
-def planes(BoardCore board, bint perspective=False):
-    """The position as a float32 Buffer of shape (PLANES, rows, 2 * width): see Board.planes."""
-    cdef Kernel k = board.kernel
-    cdef int width = board.ops.width
-    cdef int rows = board.ops.rows
-    cdef int cells = rows * 2 * width
-    cdef bint flip = flipped(board, perspective)
+def planes(Placement position, bint perspective=False):
+    """The position as a float32 Buffer of shape (PLANES, rows, files): see Board.planes.  A
+    Position has no history: its planes of repetitions and draw counters are 0."""
+    cdef const KernelOps *ops = position.kernel.ops
+    cdef int cells = ops.rows * ops.files
+    cdef bint flip = flipped(position, perspective)
     cdef int me = BLACK if flip else WHITE
-    cdef const DrawRules *r = &board.draw_rules
-    cdef Buffer out = new_buffer("f", 3, PLANES, rows, 2 * width)
+    cdef Buffer out = new_buffer("f", 3, PLANES, ops.rows, ops.files)
     cdef float *p = <float *>out.data
-    cdef u64 kings = board.pos.kings
-    cdef int limit, c
+    cdef u64 kings = position.pos.kings
+    cdef int c
     cdef unsigned int run
     for c in range(2):
-        put(p + (2 * c) * cells, board.pos.pieces[me ^ c] & ~kings, k.square, k.squares, width,
-            flip)
-        put(p + (2 * c + 1) * cells, board.pos.pieces[me ^ c] & kings, k.square, k.squares,
-            width, flip)
-    fill(p + 4 * cells, cells, 1.0 if board.pos.turn == WHITE else 0.0)
+        put(p + (2 * c) * cells, position.pos.pieces[me ^ c] & ~kings, ops, flip)
+        put(p + (2 * c + 1) * cells, position.pos.pieces[me ^ c] & kings, ops, flip)
+    fill(p + 4 * cells, cells, 1.0 if position.pos.turn == WHITE else 0.0)
+    if ops.king_limit:
+        # frisian: plane 8 the kings' runs, on the square of each side's running king its quiet
+        # moves in a row over the limit (1: it may only capture now)
+        for c in range(2):
+            run = (position.pos.run >> (8 * c)) & 0xFF
+            if run:
+                put(p + 8 * cells, (<u64>1) << (run & 63), ops, flip,
+                    fraction(run >> 6, ops.king_limit))
+    if isinstance(position, BoardCore):
+        history_planes(<BoardCore>position, p, cells)
+    return out
+
+
+cdef void history_planes(BoardCore board, float *p, int cells) except *:
+    """The planes of a Board's history: repetitions and draw counters."""
+    cdef const DrawRules *r = &board.draw_rules
+    cdef int limit
     # the position's earlier occurrences: 0, 1/2 (seen once before), 1 (drawn by repetition)
     fill(p + 5 * cells, cells,
          (board.repetitions(&board.pos, board.draws.halfmove, 3) - 1) / 2.0)
@@ -222,17 +235,9 @@ def planes(BoardCore board, bint perspective=False):
         fill(p + 8 * cells, cells, fraction(board.draws.road + 1, 2 * r.three_moves + 1))
     if r.few_moves and board.draws.few >= 0:
         fill(p + 9 * cells, cells, fraction(board.draws.few + 1, 2 * r.few_moves + 1))
-    if board.ops.king_limit:
-        # frisian: plane 8 the kings' runs, on the square of each side's running king its quiet
-        # moves in a row over the limit (1: it may only capture now); plane 9 the count of two
-        # kings against one or of king against king, as plane 9 of the other games
-        for c in range(2):
-            run = (board.pos.run >> (8 * c)) & 0xFF
-            if run:
-                put(p + 8 * cells, (<u64>1) << (run & 63), k.square, k.squares, width, flip,
-                    fraction(run >> 6, board.ops.king_limit))
-        if board.draws.few >= 0:
-            limit = r.two_kings_plies if popcount(board.pos.pieces[0] | board.pos.pieces[1]) \
-                == 3 else r.king_pair_plies
-            fill(p + 9 * cells, cells, fraction(board.draws.few + 1, limit + 1))
-    return out
+    if board.ops.king_limit and board.draws.few >= 0:
+        # frisian: plane 9 the count of two kings against one or of king against king, as
+        # plane 9 of the other games
+        limit = r.two_kings_plies if popcount(board.pos.pieces[0] | board.pos.pieces[1]) \
+            == 3 else r.king_pair_plies
+        fill(p + 9 * cells, cells, fraction(board.draws.few + 1, limit + 1))

@@ -4,23 +4,12 @@
 # The counters count plies.  Counts in the rule books are moves of EACH side: "15 moves" is 30
 # plies.  A rule book's limit "by the stronger side's Nth move" counts that side's moves only.
 
-from .kernel cimport u64, Position, Move, popcount
-
-cdef enum Termination:
-    # the order of the articles; 0 = the game goes on
-    T_NONE = 0
-    T_NO_MOVES = 1
-    T_REPETITION = 2            # threefold repetition (FMJD-64 7.2.3)
-    T_KINGS_VS_LONE_KING = 3    # 7.2.4
-    T_KINGS_ONLY = 4            # 7.2.5 and the kings-only limits of the other games
-    T_BALANCE = 5               # 7.2.6
-    T_MAIN_ROAD = 6             # 7.2.7
-    T_FEW_PIECES = 7            # 7.2.8
-    T_NO_PROGRESS = 8           # english 40-move rule
-    T_THREE_PIECES = 9          # FMJD 6.3: three pieces against a lone king, anywhere
-    T_CROWNED = 10              # breakthrough: the side that crowned a king has won
-    T_TWO_KINGS = 11            # frisian: two kings against one king, 7 moves each
-    T_KING_PAIR = 12            # frisian: one king against one king, 2 moves each
+from .kernel cimport u64, Pos, Move, popcount
+from .enums cimport (T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KINGS_ONLY_MOVES,
+                     T_NO_PROGRESS, T_KINGS_VS_LONE_KING, T_BALANCE_UNCHANGED,
+                     T_LONE_KING_ON_MAIN_ROAD, T_FEW_PIECES_VS_LONE_KING,
+                     T_THREE_PIECES_VS_LONE_KING, T_KING_CROWNED, T_TWO_KINGS_VS_KING,
+                     T_KING_VS_KING)
 
 ctypedef struct DrawRules:
     # The limits come from the game's record (shashki.variants: kings_only_limit,
@@ -52,7 +41,7 @@ cdef inline bint lone_king(u64 weak, u64 kings) noexcept nogil:
     return weak != 0 and (weak & (weak - 1)) == 0 and (weak & kings) != 0
 
 
-cdef inline void configurations(const Position *p, const DrawRules *r, bint *road,
+cdef inline void configurations(const Pos *p, const DrawRules *r, bint *road,
                                 bint *few) noexcept nogil:
     """Whether 7.2.7 / 6.3 (three pieces, one a king, against a lone king, on the main road
     where the rule says so) and 7.2.8 / 6.4 (two pieces or fewer, one a king, against a lone
@@ -81,7 +70,7 @@ cdef inline void configurations(const Position *p, const DrawRules *r, bint *roa
             few[0] = True
 
 
-cdef inline void draws_start(DrawState *d, const Position *p, const DrawRules *r) noexcept nogil:
+cdef inline void draws_start(DrawState *d, const Pos *p, const DrawRules *r) noexcept nogil:
     """The counters of a set-up position: every count starts there."""
     cdef bint road = False, few = False
     if r.three_moves or r.few_moves or r.two_kings_plies or r.king_pair_plies:
@@ -92,8 +81,8 @@ cdef inline void draws_start(DrawState *d, const Position *p, const DrawRules *r
     d.few = 0 if few else -1
 
 
-cdef inline void draws_after(DrawState *d, const Position *before, const Move *m,
-                             const Position *after, const DrawRules *r) noexcept nogil:
+cdef inline void draws_after(DrawState *d, const Pos *before, const Move *m,
+                             const Pos *after, const DrawRules *r) noexcept nogil:
     """Update `d` (the counters of `before`) for `m`, which led to `after`."""
     cdef bint road, few
     cdef bint man_moved = (before.kings & ((<u64>1) << m.frm)) == 0
@@ -125,7 +114,7 @@ cdef inline int moves_of(int color, int plies, int turn) noexcept nogil:
     return (plies + 1) // 2 if color != turn else plies // 2
 
 
-cdef inline bint stronger_made(const Position *p, const DrawRules *r, int plies,
+cdef inline bint stronger_made(const Pos *p, const DrawRules *r, int plies,
                                int moves) noexcept nogil:
     """Whether a side whose opponent is down to a lone king has made `moves` moves in the last
     `plies` plies (in king against king each side is the stronger one); with `each_side`,
@@ -140,7 +129,7 @@ cdef inline bint stronger_made(const Position *p, const DrawRules *r, int plies,
     return False
 
 
-cdef inline int draw_rule(const DrawState *d, const Position *p, const DrawRules *r,
+cdef inline int draw_rule(const DrawState *d, const Pos *p, const DrawRules *r,
                           int skip) noexcept nogil:
     """The first draw rule after the repetition rule, in the order of the articles, that holds
     at `p`, or T_NONE; rules whose bit (1 << termination) is in `skip` are passed over (the
@@ -153,29 +142,29 @@ cdef inline int draw_rule(const DrawState *d, const Position *p, const DrawRules
                     and moves_of(c, d.balance, p.turn) >= r.lone_king_moves:
                 return T_KINGS_VS_LONE_KING
     if r.kings_only_plies and d.halfmove >= r.kings_only_plies and \
-            not (skip >> T_KINGS_ONLY) & 1:
-        return T_KINGS_ONLY
+            not (skip >> T_KINGS_ONLY_MOVES) & 1:
+        return T_KINGS_ONLY_MOVES
     if r.balance_plies[0] and p.pieces[0] & p.kings and p.pieces[1] & p.kings and \
-            not (skip >> T_BALANCE) & 1:
+            not (skip >> T_BALANCE_UNCHANGED) & 1:
         pieces = popcount(p.pieces[0] | p.pieces[1])
         if (4 <= pieces <= 5 and d.balance >= r.balance_plies[0]) or \
                 (6 <= pieces <= 7 and d.balance >= r.balance_plies[1]):
-            return T_BALANCE
+            return T_BALANCE_UNCHANGED
     if r.three_moves and d.road >= 0 and stronger_made(p, r, d.road, r.three_moves) and \
-            not (skip >> (T_MAIN_ROAD if r.three_on_road else T_THREE_PIECES)) & 1:
-        return T_MAIN_ROAD if r.three_on_road else T_THREE_PIECES
+            not (skip >> (T_LONE_KING_ON_MAIN_ROAD if r.three_on_road else T_THREE_PIECES_VS_LONE_KING)) & 1:
+        return T_LONE_KING_ON_MAIN_ROAD if r.three_on_road else T_THREE_PIECES_VS_LONE_KING
     if r.few_moves and d.few >= 0 and stronger_made(p, r, d.few, r.few_moves) and \
-            not (skip >> T_FEW_PIECES) & 1:
-        return T_FEW_PIECES
+            not (skip >> T_FEW_PIECES_VS_LONE_KING) & 1:
+        return T_FEW_PIECES_VS_LONE_KING
     if r.no_progress_plies and d.halfmove >= r.no_progress_plies and \
             not (skip >> T_NO_PROGRESS) & 1:
         return T_NO_PROGRESS
     if (r.two_kings_plies or r.king_pair_plies) and d.few >= 0:
         pieces = popcount(p.pieces[0] | p.pieces[1])
         if pieces == 3 and r.two_kings_plies and d.few >= r.two_kings_plies and \
-                not (skip >> T_TWO_KINGS) & 1:
-            return T_TWO_KINGS
+                not (skip >> T_TWO_KINGS_VS_KING) & 1:
+            return T_TWO_KINGS_VS_KING
         if pieces == 2 and r.king_pair_plies and d.few >= r.king_pair_plies and \
-                not (skip >> T_KING_PAIR) & 1:
-            return T_KING_PAIR
+                not (skip >> T_KING_VS_KING) & 1:
+            return T_KING_VS_KING
     return T_NONE

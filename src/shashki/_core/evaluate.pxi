@@ -1,16 +1,17 @@
 # The evaluation of the search (included by search.pyx): a sum of weighted terms, tapered
 # between a middlegame and an endgame weight by the number of pieces on the board.
 #
-# Every term is written from the board's geometry (KernelOps.width/rows/board/promotion), not
-# from 8x8 literals: the square tables have one entry per playable square, seen from the
-# side that owns the piece (a square of Black's is turned half round, square s -> N - 1 - s),
-# and the masks below (cones, the opposition's system) are computed when a Searcher is made.
+# Every term is written from the board's geometry as the kernel gives it (KernelOps: its squares,
+# files, directions and men's directions), not from 8x8 literals: the square tables have one
+# entry per playable square, seen from the side that owns the piece (a square of Black's is
+# turned half round, square s -> N - 1 - s), and the masks below (cones, the squares behind a
+# man, the opposition's system) are computed when a Searcher is made.
 #
 # The same function computes the terms' values (for the tuner, shashki.tuner) and the score,
 # so what is tuned is exactly what is searched.
 
 cdef enum:
-    NSQMAX = 50             # playable squares of the largest board (10x10)
+    NSQMAX = 64             # playable squares of the largest board (turkish: every square)
     # the terms; each has a middlegame and an endgame weight
     F_MAN = 0               # men
     F_KING = 1              # kings
@@ -45,7 +46,6 @@ ctypedef struct Eval:
     int w[2][NFEATURES]     # [0]: middlegame weights, [1]: endgame weights
     int reversed            # giveaway: losing pieces is the goal (the weights say how much)
     int flying              # kings move any distance
-    int width               # squares per row
     int rows
     int nsq
     int maxph               # pieces at the start: the phase is pieces on the board / maxph
@@ -54,78 +54,86 @@ ctypedef struct Eval:
     u64 centre              # the middle squares (the middle two rows, less the edges)
     u64 main_road           # the long diagonal from White's left corner
     u64 system[2]           # the squares of each side's system (english "move" count)
-    u64 low[2]              # bits below width, below width + 1 (shifted-in edge squares)
+    int men_dirs[2]         # the directions a man of each colour moves in (bit d)
+    int forward[2]          # those that take it a row forward (not sideways, in turkish)
     int8_t rel_sq[2][64]    # ghost bit -> square seen from White's / Black's side, -1 ghost
     int8_t rel_row[2][64]
     u64 cone[2][64]         # the squares ahead of a man that could stop it
+    u64 behind[2][64]       # the squares behind a man (on the board) that support it
 
 
 cdef void init_geometry(Eval *ev, const KernelOps *ops, bint flying) noexcept nogil:
     cdef int W = ops.width
     cdef int R = ops.rows
-    cdef int s, s2, g, g2, row, col, file, row2, file2, c, rel
-    ev.width = W
+    cdef int F = ops.files
+    cdef int s, s2, g, g2, row, file, row2, file2, c, rel, d
     ev.rows = R
-    ev.nsq = W * R
+    ev.nsq = ops.squares
     ev.flying = flying
     ev.board = ops.board
-    ev.maxph = 2 * W * (R // 2 - 1)
+    ev.maxph = 2 * ops.max_pieces
     ev.opp_pieces = (ev.maxph * 5) // 12
-    ev.low[0] = ((<u64>1) << W) - 1
-    ev.low[1] = ((<u64>1) << (W + 1)) - 1
     ev.centre = 0
     ev.main_road = 0
     ev.system[0] = 0
     ev.system[1] = 0
+    for c in range(2):
+        ev.men_dirs[c] = ops.men[c]
+        ev.forward[c] = 0
+        for d in range(4):
+            # a direction is forward when a step along it leaves the row
+            if (ops.men[c] >> d) & 1 and (ops.shift[d] >= W or ops.shift[d] <= -W):
+                ev.forward[c] |= 1 << d
     for g in range(64):
         for c in range(2):
             ev.rel_sq[c][g] = -1
             ev.rel_row[c][g] = -1
             ev.cone[c][g] = 0
+            ev.behind[c][g] = 0
     for s in range(ev.nsq):
         row = s // W
-        col = s % W
-        g = (2 * W + 1) * (row // 2) + (W + 1) * (row % 2) + col
-        file = 2 * col + (row % 2)
+        g = ops.bit[s]
+        file = ops.file[s]
         ev.rel_sq[0][g] = <int8_t>s
         ev.rel_sq[1][g] = <int8_t>(ev.nsq - 1 - s)
         ev.rel_row[0][g] = <int8_t>row
         ev.rel_row[1][g] = <int8_t>(R - 1 - row)
-        if (R // 2 - 1 <= row <= R // 2) and 0 < file < 2 * W - 1:
+        if (R // 2 - 1 <= row <= R // 2) and 0 < file < F - 1:
             ev.centre |= (<u64>1) << g
         if file == row:
             ev.main_road |= (<u64>1) << g
         # each side's system: the files of even number seen from its own side
         if file % 2 == 0:
             ev.system[0] |= (<u64>1) << g
-        if (2 * W - 1 - file) % 2 == 0:
+        if (F - 1 - file) % 2 == 0:
             ev.system[1] |= (<u64>1) << g
+        for c in range(2):
+            for d in range(4):
+                if (ev.forward[c] >> d) & 1:
+                    ev.behind[c][g] |= step_dir(ops, (<u64>1) << g, 3 - d) & ops.board
         for s2 in range(ev.nsq):
             row2 = s2 // W
-            file2 = 2 * (s2 % W) + (row2 % 2)
-            g2 = (2 * W + 1) * (row2 // 2) + (W + 1) * (row2 % 2) + (s2 % W)
+            file2 = ops.file[s2]
+            g2 = ops.bit[s2]
             for c in range(2):
                 rel = row2 - row if c == WHITE else row - row2
                 if rel > 0 and abs(file2 - file) <= rel:
                     ev.cone[c][g] |= (<u64>1) << g2
 
 
-cdef inline u64 ahead(u64 b, int c, int shift) noexcept nogil:
-    return (b << shift) if c == WHITE else (b >> shift)
+cdef inline int reversed_dirs(int dirs) noexcept nogil:
+    # the directions 3 - d of those of `dirs` (bit d)
+    return ((dirs & 1) << 3) | ((dirs & 2) << 1) | ((dirs & 4) >> 1) | ((dirs & 8) >> 3)
 
 
-cdef inline u64 behind(u64 b, int c, int shift) noexcept nogil:
-    return (b >> shift) if c == WHITE else (b << shift)
-
-
-cdef inline u64 step(u64 b, int d, int W) noexcept nogil:
-    if d == 0:
-        return b << (W + 1)
-    if d == 1:
-        return b << W
-    if d == 2:
-        return b >> W
-    return b >> (W + 1)
+cdef inline u64 along(const KernelOps *ops, u64 b, int dirs) noexcept nogil:
+    # every square one step from `b` in one of the directions of `dirs` (bit d)
+    cdef u64 out = 0
+    cdef int d
+    for d in range(4):
+        if (dirs >> d) & 1:
+            out |= step_dir(ops, b, d)
+    return out
 
 
 cdef inline void term(const Eval *ev, int i, int v, int *mg, int *eg, int *f) noexcept nogil:
@@ -135,17 +143,16 @@ cdef inline void term(const Eval *ev, int i, int v, int *mg, int *eg, int *f) no
         f[i] += v
 
 
-cdef void side_terms(const Eval *ev, const Position *p, int c, int sign, int *mg, int *eg,
-                     int *f) noexcept nogil:
+cdef void side_terms(const Eval *ev, const KernelOps *ops, const Pos *p, int c, int sign,
+                     int *mg, int *eg, int *f) noexcept nogil:
     """The terms of the pieces of colour `c`, added with `sign` (+1 the side to move)."""
-    cdef int W = ev.width
     cdef u64 own = p.pieces[c]
     cdef u64 opp = p.pieces[c ^ 1]
     cdef u64 men = own & ~p.kings
     cdef u64 kings = own & p.kings
     cdef u64 empty = ev.board & ~(own | opp)
-    cdef u64 b, t, filled
-    cdef int g, d, mob, n, runaway = 0, runrow = 0, trapped = 0, kmob = 0
+    cdef u64 b, t, held, support
+    cdef int g, d, mob, n, supported = 0, runaway = 0, runrow = 0, trapped = 0, kmob = 0
     term(ev, F_MAN, sign * popcount(men), mg, eg, f)
     term(ev, F_KING, sign * popcount(kings), mg, eg, f)
     b = men
@@ -153,6 +160,9 @@ cdef void side_terms(const Eval *ev, const Position *p, int c, int sign, int *mg
         g = ctz(b)
         b &= b - 1
         term(ev, PST_MAN + ev.rel_sq[c][g], sign, mg, eg, f)
+        # supported: every square behind it (on the board) held by its own side
+        support = ev.behind[c][g]
+        supported += (own & support) == support
         if not (opp & p.kings) and not (ev.cone[c][g] & opp):
             runaway += 1
             runrow += ev.rel_row[c][g]
@@ -166,12 +176,12 @@ cdef void side_terms(const Eval *ev, const Position *p, int c, int sign, int *mg
         term(ev, PST_KING + ev.rel_sq[c][g], sign, mg, eg, f)
         mob = 0
         for d in range(4):
-            t = step((<u64>1) << g, d, W)
+            t = step_dir(ops, (<u64>1) << g, d)
             while t & empty:
                 mob += 1
                 if not ev.flying:
                     break
-                t = step(t, d, W)
+                t = step_dir(ops, t, d)
         kmob += mob
         if mob == 0:
             trapped += 1
@@ -180,31 +190,36 @@ cdef void side_terms(const Eval *ev, const Position *p, int c, int sign, int *mg
         term(ev, F_KING_TRAPPED, sign * trapped, mg, eg, f)
         term(ev, F_KING_MAIN_ROAD, sign * popcount(kings & ev.main_road), mg, eg, f)
     if men:
-        n = popcount(ahead(men, c, W) & empty) + popcount(ahead(men, c, W + 1) & empty)
+        # the men's quiet moves: each direction's steps counted apart
+        n = 0
+        for d in range(4):
+            if (ev.men_dirs[c] >> d) & 1:
+                n += popcount(step_dir(ops, men, d) & empty)
         term(ev, F_MAN_MOBILITY, sign * n, mg, eg, f)
-        n = popcount(men & ~(behind(empty, c, W) | behind(empty, c, W + 1)))
+        # blocked: no empty square in any of its directions (the empty squares stepped back)
+        n = popcount(men & ~along(ops, empty, reversed_dirs(ev.men_dirs[c])))
         term(ev, F_MAN_BLOCKED, sign * n, mg, eg, f)
-        filled = own | ~ev.board
-        if c == WHITE:
-            t = ((filled << W) | ev.low[0]) & ((filled << (W + 1)) | ev.low[1])
-        else:
-            t = (filled >> W) & (filled >> (W + 1))
-        term(ev, F_SUPPORTED, sign * popcount(men & t), mg, eg, f)
-        n = popcount(men & ev.centre & ahead(men, c, W) & ahead(men, c, W + 1))
-        term(ev, F_MAN_CENTRE_HOLD, sign * n, mg, eg, f)
+        term(ev, F_SUPPORTED, sign * supported, mg, eg, f)
+        # centre hold: a man on the centre with a man on every square behind it (the men
+        # stepped forward land on the squares they hold from behind)
+        held = men & ev.centre
+        for d in range(4):
+            if (ev.forward[c] >> d) & 1:
+                held &= step_dir(ops, men, d)
+        term(ev, F_MAN_CENTRE_HOLD, sign * popcount(held), mg, eg, f)
 
 
-cdef int eval_terms(const Eval *ev, const KernelOps *ops, const Position *p,
+cdef int eval_terms(const Eval *ev, const KernelOps *ops, const Pos *p,
                     int *f) noexcept nogil:
     """The evaluation of `p` from the side to move; with `f` not NULL, each term's value is
     added to f[term] (f has NFEATURES entries, zeroed by the caller)."""
     cdef int us = p.turn
     cdef int them = us ^ 1
     cdef int mg = 0, eg = 0, ph, n, k_us, k_them
-    cdef Position q
+    cdef Pos q
     cdef u64 all_ = p.pieces[0] | p.pieces[1]
-    side_terms(ev, p, us, 1, &mg, &eg, f)
-    side_terms(ev, p, them, -1, &mg, &eg, f)
+    side_terms(ev, ops, p, us, 1, &mg, &eg, f)
+    side_terms(ev, ops, p, them, -1, &mg, &eg, f)
     term(ev, F_TEMPO, 1, &mg, &eg, f)
     q = p[0]
     q.turn = them
@@ -221,6 +236,6 @@ cdef int eval_terms(const Eval *ev, const KernelOps *ops, const Position *p,
     return (mg * ph + eg * (ev.maxph - ph)) // ev.maxph
 
 
-cdef inline int phase_of(const Eval *ev, const Position *p) noexcept nogil:
+cdef inline int phase_of(const Eval *ev, const Pos *p) noexcept nogil:
     cdef int n = popcount(p.pieces[0] | p.pieces[1])
     return n if n < ev.maxph else ev.maxph

@@ -1,9 +1,10 @@
 # The C types every kernel shares: bitboards, positions, moves, the perft table, and the table
 # of entry points a compiled kernel exports.
 #
-# Geometry: the squares of a board W squares wide (4 on 8x8, 5 on 10x10) live in a 64-bit word
-# with one "ghost" bit after every second row (as in Scan), so that every diagonal step is the
-# same shift everywhere.  On 8x8 (W = 4):
+# Geometry (shashki/geometry.py is the one place that lays it out; setup.py writes its tables
+# into each kernel): a board's playable squares live in one 64-bit word.  On the dark-square
+# boards, W squares a row (4 on 8x8, 5 on 10x10), with one "ghost" bit after every second row
+# (as in Scan), so that every diagonal step is the same shift everywhere.  On 8x8 (W = 4):
 #
 #     rank 8:   32 33 34 35        (b8 d8 f8 h8)
 #     rank 7: 27 28 29 30  [31]    (a7 c7 e7 g7)
@@ -17,7 +18,12 @@
 # North-east is +(W+1), north-west +W, south-east -W, south-west -(W+1).  A step off the side
 # lands on a ghost bit and a step off the top or bottom leaves the board's bits, so "& empty"
 # removes every step that leaves the board: no edge masks are needed.  10x10 is the same with
-# W = 5 (55 bits).  White is the side on the low rows and moves north; Black moves south.
+# W = 5 (55 bits).  A board of all 64 squares (turkish) is the word itself, a1 = bit 0, row by
+# row: north +8, south -8, and east and west +1 and -1 with the edge file masked off first.
+# Each direction is a shift and a mask of the squares it would carry off the side (0 on the
+# ghost layout); directions 0-3 are those pieces move in (d and 3 - d opposite), 4-7 the
+# orthogonal captures of frisian (d and 11 - d opposite).  White is the side on the low rows
+# and moves north; Black moves south.
 #
 # Nothing here depends on one game: a kernel (kernel.pxi) is compiled once per rules record,
 # with the record's rules and geometry as compile-time constants, and exports a KernelOps.
@@ -34,14 +40,13 @@ cdef enum:
     MAXMOVES = 512
     MAXPATH = 24        # captures in one move: at most the 20 pieces of the other side
 
-# how a man that reaches the far row in the middle of a capture goes on
-cdef enum Promotion:
-    PROMO_KING = 0      # crowned at once, goes on capturing as a king (russian)
-    PROMO_MAN = 1       # goes on as a man, crowned only if the move ends there (brazilian)
-    PROMO_STOP = 2      # the move ends and the man is crowned (italian, english)
+# how a man that reaches the far row in the middle of a capture goes on: PROMO_KING (crowned
+# at once, goes on as a king: russian), PROMO_MAN (goes on as a man, crowned only if the move
+# ends there: brazilian), PROMO_STOP (the move ends and the man is crowned: english)
 
-ctypedef struct Position:
-    u64 pieces[2]           # all pieces of White, of Black (ghost layout)
+ctypedef struct Pos:
+    # A position, as every kernel reads it (shashki.Position is its Python value)
+    u64 pieces[2]           # all pieces of White, of Black (the kernel's layout)
     u64 kings               # kings of both colours
     int turn                # WHITE or BLACK
     # The games with a limit on one king's moves in a row (frisian: a side that also has men
@@ -49,7 +54,7 @@ ctypedef struct Position:
     # side a byte (White's bits 0-7, Black's 8-15): its king's bit index (bits 0-5) and how many
     # quiet moves in a row that king has made (bits 6-7; 0: none, and the byte is 0).  The byte
     # is 0 for a side without men.  0 in every other game: it lives in what was the struct's
-    # padding, so no Position grows, and it is compared as part of the position.
+    # padding, so no Pos grows, and it is compared as part of the position.
     uint32_t run
 
 cdef enum:
@@ -86,10 +91,13 @@ ctypedef struct MoveList:
 # --- the perft table ---------------------------------------------------------------------------
 
 ctypedef struct PerftEntry:
-    u64 white               # bits 0-55: white pieces; bits 56-63: depth (0 = empty slot)
-    u64 black               # bits 0-55: black pieces; bit 63: Black to move
+    # the whole position is the key (a 64-square board leaves no spare bit in its words), the
+    # depth and the side to move ride with the count: a count of 2**55 leaves or more is not
+    # kept (no perft within reach of a computer comes near)
+    u64 white
+    u64 black
     u64 kings
-    u64 count
+    u64 meta                # bits 0-54: the count; 55: Black to move; 56-63: depth (0: empty)
 
 ctypedef struct PerftBucket:
     PerftEntry slot[2]      # 0: deepest entry kept; 1: always replaced.  One cache line.
@@ -103,35 +111,58 @@ ctypedef struct PerftTable:
 # --- what a compiled kernel exports --------------------------------------------------------------
 
 ctypedef struct KernelOps:
-    int width               # squares per row
+    # the board (shashki.geometry, compiled in): squares 0.. row by row from White's side
+    int squares             # playable squares: 32, 50, 64
+    int width               # playable squares per row
     int rows
+    int files               # the board's columns
+    int max_pieces          # the most pieces a side can have (its men at the start)
     u64 board               # the playable bits
     u64 promotion[2]        # the row where White's, Black's men are crowned
+    const int *bit          # square -> its bit
+    const int *square       # bit (0-63) -> its square, -1 for a ghost bit
+    const int *file         # square -> its column from White's left (a = 0)
+    # the directions (see step_dir): a step in direction d shifts the bits not in edge[d] by
+    # shift[d]; ndir is 4, or 8 in a game that also captures along ranks and files (frisian);
+    # men[c] has bit d set when the men of colour c move in direction d
+    int ndir
+    int shift[8]
+    u64 edge[8]
+    int men[2]
     # every legal move, merged by (origin, destination, captured set), routes counted
-    void (*moves)(const Position *p, MoveList *ml) noexcept nogil
+    void (*moves)(const Pos *p, MoveList *ml) noexcept nogil
     # the same, with the route of each move in ml.routes (which the caller provides)
-    void (*routes)(const Position *p, MoveList *ml) noexcept nogil
+    void (*routes)(const Pos *p, MoveList *ml) noexcept nogil
     # the number of legal moves (unique) or routes (not unique), listing none; sets *overflow
     # when there were too many captures to tell their moves apart (the count is then wrong)
-    u64 (*count)(const Position *p, bint unique, int *overflow) noexcept nogil
+    u64 (*count)(const Pos *p, bint unique, int *overflow) noexcept nogil
     # whether the side to move must capture
-    bint (*must_capture)(const Position *p) noexcept nogil
+    bint (*must_capture)(const Pos *p) noexcept nogil
     # leaves of the tree `depth` plies deep (depth >= 1); with a table when tt is not NULL.
     # Sets *overflow when a move list overflowed (the count is then wrong).
-    u64 (*perft)(const Position *p, int depth, bint unique, PerftTable *tt,
+    u64 (*perft)(const Pos *p, int depth, bint unique, PerftTable *tt,
                  int *overflow) noexcept nogil
     # the most quiet moves one king may make in a row while its side has men (0: no limit)
     int king_limit
     # a ply of a random playout without listing the moves: the number n of legal moves, and
     # (n > 0) move random_below(rnd, n) of them made into out, or -1 when they must be listed
-    # (a capture other than one man's single jump).  The order: the quiet moves (the men's in
-    # their two forward directions, then the kings' in the four, nearest squares first), or
-    # the single jumps (direction 0, 1, 2, 3, by origin)
-    int (*pick)(const Position *p, u64 rnd, Move *out) noexcept nogil
-    # the random games of one chunk of shashki.playouts, each played to its end (playout.pxi):
-    # `config` and `chunk` are playouts.pxd's Config and Chunk, which this file cannot name
-    # (they are made of its types)
+    # (a capture other than one man's single jump, or a board the draw is not written for).
+    # The order: the quiet moves (the men's in their two forward directions, then the kings'
+    # in the four, nearest squares first), or the single jumps (direction 0, 1, 2, 3, by
+    # origin)
+    int (*pick)(const Pos *p, u64 rnd, Move *out) noexcept nogil
+    # the random games of one chunk of shashki.playouts, each played to its end
+    # (kernel_playouts.pxi): `config` and `chunk` are playouts.pxd's Config and Chunk, which
+    # this file cannot name (they are made of its types)
     void (*play)(const void *config, void *chunk) noexcept nogil
+
+
+cdef inline u64 step_dir(const KernelOps *k, u64 b, int d) noexcept nogil:
+    """One step of every bit of `b` in direction d, d known only at run time (the kernels
+    themselves step by constants): bits that leave the board land on no playable bit."""
+    cdef int s = k.shift[d]
+    b &= ~k.edge[d]
+    return (b << s) if s > 0 else (b >> (-s))
 
 
 # --- helpers ------------------------------------------------------------------------------------
@@ -244,7 +275,7 @@ cdef inline int random_below(u64 rnd, int n) noexcept nogil:
     return <int>(((rnd >> 32) * <u64>n) >> 32)
 
 
-cdef inline void make_move(Position *dst, const Position *src, const Move *m) noexcept nogil:
+cdef inline void make_move(Pos *dst, const Pos *src, const Move *m) noexcept nogil:
     cdef int us = src.turn
     dst.pieces[us] = src.pieces[us] ^ m.ft
     dst.pieces[us ^ 1] = src.pieces[us ^ 1] & ~m.captured
@@ -270,7 +301,7 @@ cdef inline u64 run_king(uint32_t run, int color) noexcept nogil:
     return ((<u64>1) << (byte & 63)) if byte else 0
 
 
-cdef inline void king_run_after(Position *dst, const Position *src, const Move *m) noexcept nogil:
+cdef inline void king_run_after(Pos *dst, const Pos *src, const Move *m) noexcept nogil:
     # The kings' runs after move m (src -> dst) in a game that counts them: the mover's run
     # goes on with a quiet move of the king it moved last, starts again at 1 with a quiet move
     # of another king, and ends with a man's move or any capture; a side without men, and a
@@ -306,18 +337,28 @@ cdef inline u64 tt_slot(PerftTable *tt, u64 white, u64 black, u64 kings, int tur
     return (h ^ (h >> 32)) & tt.mask
 
 
+cdef enum:
+    TT_COUNT_BITS = 55      # PerftEntry.meta: the count below, the side to move and depth above
+
+
+cdef inline u64 tt_tag(int turn, int depth) noexcept nogil:
+    # the side to move and the depth, in the bits of PerftEntry.meta above the count
+    return ((<u64>depth) << 56) | ((<u64>turn) << TT_COUNT_BITS)
+
+
 cdef inline bint tt_probe(PerftTable *tt, u64 i, u64 white, u64 black, u64 kings, int turn,
                           int depth, u64 *count) noexcept nogil:
     cdef PerftBucket *b = &tt.buckets[i]
-    cdef u64 w = white | ((<u64>depth) << 56)
-    cdef u64 bl = black | ((<u64>turn) << 63)
+    cdef u64 tag = tt_tag(turn, depth)
+    cdef u64 low = ((<u64>1) << TT_COUNT_BITS) - 1
     cdef int j
     cdef bint hit = False
     if tt.locks != NULL:
         lock(&tt.locks[i])
     for j in range(2):
-        if b.slot[j].white == w and b.slot[j].black == bl and b.slot[j].kings == kings:
-            count[0] = b.slot[j].count
+        if b.slot[j].white == white and b.slot[j].black == black and \
+                b.slot[j].kings == kings and (b.slot[j].meta & ~low) == tag:
+            count[0] = b.slot[j].meta & low
             hit = True
             break
     if tt.locks != NULL:
@@ -329,12 +370,14 @@ cdef inline void tt_store(PerftTable *tt, u64 i, u64 white, u64 black, u64 kings
                           int depth, u64 count) noexcept nogil:
     cdef PerftBucket *b = &tt.buckets[i]
     cdef int j
+    if count >> TT_COUNT_BITS:
+        return              # too many to keep beside the tag (see PerftEntry)
     if tt.locks != NULL:
         lock(&tt.locks[i])
-    j = 0 if <int>(b.slot[0].white >> 56) <= depth else 1
-    b.slot[j].white = white | ((<u64>depth) << 56)
-    b.slot[j].black = black | ((<u64>turn) << 63)
+    j = 0 if <int>(b.slot[0].meta >> 56) <= depth else 1
+    b.slot[j].white = white
+    b.slot[j].black = black
     b.slot[j].kings = kings
-    b.slot[j].count = count
+    b.slot[j].meta = count | tt_tag(turn, depth)
     if tt.locks != NULL:
         unlock(&tt.locks[i])

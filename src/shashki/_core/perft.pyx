@@ -7,8 +7,8 @@ captured set); with `paths` every route with a distinct order of captures counts
 one move lead to the same position, so the paths count is the unique count weighted by the
 number of routes: one tree walk serves both.
 
-The walk itself is in each game's kernel (kernel.pxi), compiled with the game's rules as
-constants.  Each ply keeps its move list on the C stack: memory is flat whatever the depth.
+The walk itself is in each game's kernel (kernel_perft.pxi), compiled with the game's rules
+as constants; Position.perft calls it (shashki._core.position).  Each ply keeps its move list on the C stack: memory is flat whatever the depth.
 An optional transposition table (`PerftTable`) stores the whole position with the depth, so a
 hash collision can never return another position's count.  Threads may share a table: each
 bucket then has a spinlock held only while it is read or written.
@@ -17,8 +17,7 @@ bucket then has a spinlock held only while it is read or written.
 from cpython.mem cimport PyMem_RawCalloc, PyMem_RawFree
 from libc.string cimport memset
 
-from .kernel cimport u64, Position, PerftTable as Table, PerftBucket
-from .movegen cimport Kernel
+from .kernel cimport u64, PerftTable as Table, PerftBucket
 
 cdef extern from *:
     """
@@ -67,10 +66,6 @@ cdef class PerftTable:
     One table serves one (game, convention) at a time: `clear()` it before reusing it for
     another (`claim` checks).  With `shared=True` (the default) threads may use it at once.
     """
-    cdef Table t
-    cdef char *locks
-    cdef readonly u64 size_bytes
-    cdef readonly str owner     # what the entries were counted for, set by the caller
 
     def __cinit__(self, size_mb, bint shared=True):
         cdef u64 nb
@@ -118,28 +113,3 @@ cdef class PerftTable:
     def __dealloc__(self):
         table_free(self.t.buckets, (self.t.mask + 1) * sizeof(PerftBucket))
         PyMem_RawFree(self.locks)
-
-
-def perft(white, black, kings, turn, Kernel rules not None, int depth, bint paths=False,
-          PerftTable table=None, runs=0):
-    """Leaf count of a position given as square masks (see movegen.Kernel.legal_moves).
-
-    Releases the GIL while counting, so threads run in parallel.
-    """
-    cdef Position p
-    cdef u64 n
-    cdef Table *tt = NULL
-    cdef int overflow = 0
-    if depth < 0:
-        raise ValueError(f"depth must be 0 or more, not {depth}")
-    rules.position(&p, white, black, kings, turn, runs)
-    if table is not None:
-        tt = &table.t
-    with nogil:
-        if depth == 0:
-            n = 1
-        else:
-            n = rules.ops.perft(&p, depth, not paths, tt if depth >= 3 else NULL, &overflow)
-    if overflow:
-        raise OverflowError("a position in the tree has more moves than a move list holds")
-    return n

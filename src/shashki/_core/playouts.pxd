@@ -6,7 +6,7 @@
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
 from cpython.mem cimport PyMem_RawRealloc
 
-from .kernel cimport u64, Position, Move, MoveList, KernelOps
+from .kernel cimport u64, Pos, Move, MoveList, KernelOps
 from .draws cimport DrawRules, DrawState
 
 
@@ -14,7 +14,7 @@ cdef struct Chunk:
     int64_t first               # games first..last-1
     int64_t last
     MoveList *ml
-    Position *hist              # the positions before each ply since the last irreversible one
+    Pos *hist              # the positions before each ply since the last irreversible one
     int cap_hist
     u64 *positions              # 4 words a ply: white, black, kings (square masks), turn
     int32_t *actions
@@ -31,9 +31,9 @@ cdef struct Config:
     int window                  # below this halfmove clock no repetition or move limit holds
     bint endgame                # the game's endgame draw rules (7.2.4-7.2.8, 6.3, 6.4) apply
     bint reversed_goal          # giveaway: the side with no move wins
-    Position start
+    Pos start
     DrawState start_draws
-    const Position *prefix      # the start board's last positions, for repetitions
+    const Pos *prefix      # the start board's last positions, for repetitions
     int nprefix
     u64 seed
     int64_t max_plies           # -1: no limit
@@ -43,7 +43,7 @@ cdef struct Config:
     bint record_positions
     bint record_actions
     bint record                 # either: then record_ply is called before each move is made
-    void (*record_ply)(const Config *cf, Chunk *ch, const Position *p, const MoveList *ml,
+    void (*record_ply)(const Config *cf, Chunk *ch, const Pos *p, const MoveList *ml,
                        const Move *m, int choice) noexcept nogil
     int8_t *results
     int32_t *lengths
@@ -87,7 +87,7 @@ cdef inline bint grow_history(Chunk *ch, int need) noexcept nogil:
     cdef int cap = ch.cap_hist * 2 if ch.cap_hist else 256
     while cap < need:
         cap *= 2
-    if not regrow(<void **>&ch.hist, cap * sizeof(Position)):
+    if not regrow(<void **>&ch.hist, cap * sizeof(Pos)):
         return False
     ch.cap_hist = cap
     return True

@@ -1,12 +1,90 @@
-"""Type stubs of the compiled playouts (playouts.pyx); shashki.playouts is the function to use."""
+"""Random games played to their end in C: `playouts(variant, n)` plays n random games.
 
-from typing import List, Optional, Tuple
+The primitive for rollouts (MCTS), baselines and data generation; see the compiled module's
+docstring (playouts.pyx) for how the games are shared out between threads.
+"""
 
+from typing import List, Optional, Tuple, Union
+
+from ..board import Board
+from ..outcome import Outcome, Termination
+from ..variants import Variant
 from .arrays import Buffer
 from .board import BoardCore
+from .position import Position
 
-class Batch:
-    """One call of shashki.playouts: the configuration, the chunks and the results."""
+__all__ = ["Playouts", "playouts"]
+
+class Playouts:
+    """The games of one `playouts` call.  Every array is a shashki Buffer (numpy.asarray takes
+    it without a copy; `.tolist()` needs no numpy), game i at index i.
+
+    - `results` (int8): 1 White won, -1 Black won, 0 drawn (or cut at max_plies); the winner
+      as Board.outcome names it (in giveaway the side left without a move, in breakthrough
+      the first to crown);
+    - `lengths` (int32): plies played;
+    - `terminations` (uint8): why the game ended, a code of `termination(i)` (0: cut short);
+    - with ``positions=True``, `positions` (uint64, shape (plies, 4)): the position before each
+      ply of every game, in game order, as the square masks of White's pieces, Black's pieces
+      and the kings, and the side to move (0 White, 1 Black); game i's plies are rows
+      ``offsets[i]`` to ``offsets[i + 1] - 1``;
+    - with ``actions=True``, `actions` (int32, one per ply): the action number
+      (Board.move_to_action) of the move played at each of those plies.
+    """
+
+    @property
+    def variant(self) -> Variant: ...
+    @property
+    def fmjd_draw_rules(self) -> bool:
+        """Whether the game's endgame draw rules were in force (the board's fmjd_draw_rules)."""
+    @property
+    def results(self) -> Buffer: ...
+    @property
+    def lengths(self) -> Buffer: ...
+    @property
+    def terminations(self) -> Buffer: ...
+    @property
+    def offsets(self) -> Buffer: ...
+    @property
+    def positions(self) -> Optional[Buffer]: ...
+    @property
+    def actions(self) -> Optional[Buffer]: ...
+    def __init__(self, variant: Variant, fmjd_draw_rules: bool, results: Buffer,
+                 lengths: Buffer, terminations: Buffer, offsets: Buffer,
+                 positions: Optional[Buffer] = None, actions: Optional[Buffer] = None) -> None: ...
+    def __len__(self) -> int: ...
+    @property
+    def plies(self) -> int:
+        """The plies of all the games together."""
+    def termination(self, game: int) -> Optional[Termination]:
+        """Why game `game` ended (None: it was cut at max_plies)."""
+    def outcome(self, game: int) -> Optional[Outcome]:
+        """The Outcome of game `game`, as Board.outcome would give it at its end (None: it was
+        cut at max_plies)."""
+    def position(self, row: int) -> Position:
+        """The Position before the ply of record `row` (positions=True)."""
+    def __eq__(self, other: object, /) -> bool: ...
+    __hash__ = None  # type: ignore[assignment]
+
+def playouts(variant: Union[str, Variant, Board], n: int, *, seed: Optional[int] = None,
+             jobs: Optional[int] = 1, max_plies: Optional[int] = None, claim_draw: bool = True,
+             positions: bool = False, actions: bool = False,
+             perspective: bool = False) -> Playouts:
+    """Play `n` random games to their end in C and return them (a Playouts).
+
+    `variant`: a game (its start position) or a Board (its position, draw counters and
+    history, so repetitions count across the start).  `seed`: an int for the same games every
+    time (None: a fresh seed); game i depends only on the seed and i, not on `jobs`, the
+    number of threads (None: every core).  `claim_draw` (default): the draws a player may
+    claim (english) are claimed at once, as by Board.outcome(claim_draw=True), so that every
+    game ends; False plays on as Board.outcome() does.  `max_plies`: cut longer games (their
+    termination is then 0).  `positions`, `actions`: record every ply (see Playouts), the
+    actions numbered from the side to move's side with `perspective`.
+    """
+
+class Run:
+    """The games of one playouts call while they are played: the configuration, the chunks
+    and the results."""
 
     @property
     def results(self) -> Buffer: ...

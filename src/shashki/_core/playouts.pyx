@@ -1,29 +1,195 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False
-"""Random games played to their end in C, without the GIL: the Python edge of shashki.playouts.
+"""Random games played to their end in C: `playouts(variant, n)` plays n random games.
 
-The games are played by the game's kernel (playout.pxi, KernelOps.play), which has the rules as
-constants; this module fills its configuration (playouts.pxd), records the plies when asked,
-and shares the games out.  Game i draws its moves from its own random stream, seeded by
-(seed, i): a seed gives the same games for any `jobs`.  The games are split into `jobs`
-contiguous chunks, one thread each; a chunk keeps its own move list, history and records, which
-are joined in game order at the end (taken over without a copy when one chunk holds them all).
+The primitive for rollouts (MCTS), baselines and data generation.  The games are played by the
+game's kernel (kernel_playouts.pxi, KernelOps.play), which has the rules as constants, without
+the GIL, in `jobs` threads, each move chosen uniformly among the legal moves, each game ended
+by the game's full rules: no legal move, or a draw rule (the same C implementation as
+Board.outcome).  This module checks the arguments, fills the kernel's configuration
+(playouts.pxd), records the plies when asked, and shares the games out.  Game i draws its moves
+from its own random stream, seeded by (seed, i): a seed gives the same games for any `jobs`.
+The games are split into `jobs` contiguous chunks, one thread each; a chunk keeps its own move
+list, history and records, which are joined in game order at the end (taken over without a
+copy when one chunk holds them all).
+
+>>> import shashki
+>>> games = shashki.playouts("russian", 100, seed=1)
+>>> len(games), sum(games.lengths.tolist()) == games.plies
+(100, True)
+>>> games == shashki.playouts("russian", 100, seed=1, jobs=2)   # the same games for any jobs
+True
 """
 
 from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
 
-from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Position, Move as KMove, MoveList, ctz,
+from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList, ctz,
                       pext, fast_pdep)
-from .movegen cimport Kernel
+from .position cimport Kernel, Position, new_position
 from .board cimport BoardCore
-from .draws cimport T_REPETITION
+from .enums cimport T_THREEFOLD_REPETITION
 from .actions cimport move_actions
 from .arrays cimport Buffer, new_buffer, adopt_buffer
 from cpython.mem cimport PyMem_RawFree
 
+import os
 import threading
+
+from ..board import Board
+from ..colors import BLACK as _BLACK, WHITE as _WHITE
+from ..errors import PlayoutsError
+from ..limits import as_int
+from ..outcome import TERMINATION_CODES, Termination, make_outcome
+from ..variants import Variant, get_variant
+from .position import _position
+
+__all__ = ["Playouts", "playouts"]
+
+#: the Termination of each code of Playouts.terminations (the C rules' codes,
+#: shashki._core.draws.pxd); 0 is a game cut at max_plies
+_CODES = {TERMINATION_CODES[t.value]: t for t in Termination}
+
+
+# --- the Python edge ------------------------------------------------------------------------------
+
+cdef class Playouts:
+    """The games of one `playouts` call.  Every array is a shashki Buffer (numpy.asarray takes
+    it without a copy; `.tolist()` needs no numpy), game i at index i.
+
+    - `results` (int8): 1 White won, -1 Black won, 0 drawn (or cut at max_plies); the winner
+      as Board.outcome names it (in giveaway the side left without a move, in breakthrough
+      the first to crown);
+    - `lengths` (int32): plies played;
+    - `terminations` (uint8): why the game ended, a code of `termination(i)` (0: cut short);
+    - with ``positions=True``, `positions` (uint64, shape (plies, 4)): the position before each
+      ply of every game, in game order, as the square masks of White's pieces, Black's pieces
+      and the kings, and the side to move (0 White, 1 Black); game i's plies are rows
+      ``offsets[i]`` to ``offsets[i + 1] - 1``;
+    - with ``actions=True``, `actions` (int32, one per ply): the action number
+      (Board.move_to_action) of the move played at each of those plies.
+    """
+
+    cdef readonly object variant
+    #: whether the game's endgame draw rules were in force (the board's fmjd_draw_rules)
+    cdef readonly bint fmjd_draw_rules
+    cdef readonly Buffer results
+    cdef readonly Buffer lengths
+    cdef readonly Buffer terminations
+    cdef readonly Buffer offsets
+    cdef readonly Buffer positions
+    cdef readonly Buffer actions
+
+    def __init__(self, variant, bint fmjd_draw_rules, Buffer results not None,
+                 Buffer lengths not None, Buffer terminations not None, Buffer offsets not None,
+                 Buffer positions=None, Buffer actions=None):
+        self.variant = variant
+        self.fmjd_draw_rules = fmjd_draw_rules
+        self.results = results
+        self.lengths = lengths
+        self.terminations = terminations
+        self.offsets = offsets
+        self.positions = positions
+        self.actions = actions
+
+    def __len__(self):
+        return len(self.results)
+
+    def position(self, row):
+        """The Position before the ply of record `row` (positions=True): game i's plies are
+        rows offsets[i] to offsets[i + 1] - 1.  (The records keep the pieces and the side to
+        move: a frisian position comes without its kings' runs.)"""
+        cdef const u64 *rec
+        if self.positions is None:
+            raise PlayoutsError("the playouts kept no positions: ask for positions=True")
+        if isinstance(row, bool) or not isinstance(row, int) or not 0 <= row < self.plies:
+            raise PlayoutsError(f"record {row!r} is not one of the {self.plies} plies kept")
+        rec = <const u64 *>self.positions.data + 4 * <Py_ssize_t>row
+        return _position(self.variant, rec[0], rec[1], rec[2], <int>rec[3], None)
+
+    @property
+    def plies(self):
+        """The plies of all the games together."""
+        # (the last offset: this module is compiled without negative indexing)
+        return (<const int64_t *>self.offsets.data)[len(self.results)]
+
+    def termination(self, int game):
+        """Why game `game` ended (None: it was cut at max_plies)."""
+        return _CODES.get(self.terminations.tolist()[game])
+
+    def outcome(self, int game):
+        """The Outcome of game `game`, as Board.outcome would give it at its end (None: it was
+        cut at max_plies)."""
+        code = self.terminations.tolist()[game]
+        if code == 0:
+            return None
+        result = self.results.tolist()[game]
+        winner = _WHITE if result == 1 else _BLACK if result == -1 else None
+        return make_outcome(code, winner, self.variant, self.fmjd_draw_rules)
+
+    def __eq__(self, other):
+        if not isinstance(other, Playouts):
+            return NotImplemented
+        cdef Playouts o = other
+        return (self.variant == o.variant and self.results == o.results and
+                self.lengths == o.lengths and self.terminations == o.terminations and
+                self.positions == o.positions and self.actions == o.actions)
+
+    __hash__ = None     # mutable buffers: not hashable
+
+    def __repr__(self):
+        return f"<Playouts of {len(self)} {self.variant.name} games, {self.plies} plies>"
+
+
+def playouts(variant, n, *, seed=None, jobs=1, max_plies=None, bint claim_draw=True,
+             positions=False, actions=False, perspective=False):
+    """Play `n` random games to their end in C and return them (a Playouts).
+
+    `variant`: a game (its start position) or a Board (its position, draw counters and
+    history, so repetitions count across the start).  `seed`: an int for the same games every
+    time (None: a fresh seed); game i depends only on the seed and i, not on `jobs`, the
+    number of threads (None: every core).  `claim_draw` (default): the draws a player may
+    claim (english) are claimed at once, as by Board.outcome(claim_draw=True), so that every
+    game ends; False plays on as Board.outcome() does.  `max_plies`: cut longer games (their
+    termination is then 0).  `positions`, `actions`: record every ply (see Playouts), the
+    actions numbered from the side to move's side with `perspective`.
+    """
+    board = variant if isinstance(variant, Board) else Board(get_variant(variant))
+    count = as_int(n)
+    if count is None or count < 0:
+        raise PlayoutsError(f"n must be a whole number of games >= 0, not {n!r}")
+    threads = _jobs(jobs)
+    limit = 0 if max_plies is None else as_int(max_plies)
+    if limit is None or limit < 0 or (max_plies is not None and limit == 0):
+        raise PlayoutsError(f"max_plies must be a whole number >= 1 or None, not {max_plies!r}")
+    if seed is None:
+        start = int.from_bytes(os.urandom(8), "little")
+    else:
+        given = as_int(seed)
+        if given is None:
+            raise PlayoutsError(f"seed must be an int or None, not {seed!r}")
+        start = given % (1 << 64)
+    for name, flag in (("claim_draw", claim_draw), ("positions", positions),
+                       ("actions", actions), ("perspective", perspective)):
+        if not isinstance(flag, bool):
+            raise PlayoutsError(f"{name} must be True or False, not {flag!r}")
+    run = Run(board, count, start, max(1, min(threads, count)), limit, claim_draw,
+              perspective, positions, actions)
+    run.run()
+    recorded_positions, recorded_actions = run.records()
+    return Playouts(board.variant, board.fmjd_draw_rules, run.results, run.lengths,
+                    run.terminations, run.offsets(), recorded_positions, recorded_actions)
+
+
+def _jobs(jobs):
+    if jobs is None:
+        return os.cpu_count() or 1
+    count = as_int(jobs)
+    if count is None or count < 1:
+        raise PlayoutsError(f"jobs must be a whole number >= 1 or None (every core), "
+                            f"not {jobs!r}")
+    return count
 
 
 # --- the records ---------------------------------------------------------------------------------
@@ -31,12 +197,15 @@ import threading
 cdef bint PEXT = fast_pdep()
 
 
-cdef inline u64 squares_by_rows(u64 ghost, int width, int rows) noexcept nogil:
-    # a ghost mask as a square mask: each pair of rows is 2 * width + 1 bits, the ghost bit
-    # after the first row of the pair
+cdef inline u64 squares_by_rows(u64 ghost, int width, int rows, int files) noexcept nogil:
+    # a kernel's mask as a square mask: on a dark-square board each pair of rows is
+    # 2 * width + 1 bits, the ghost bit after the first row of the pair; a full board's word
+    # is its squares
     cdef u64 out = 0
     cdef u64 row = ((<u64>1) << width) - 1
     cdef int k
+    if width == files:
+        return ghost
     for k in range(rows // 2):
         out |= ((ghost >> ((2 * width + 1) * k)) & row) << (2 * width * k)
         out |= ((ghost >> ((2 * width + 1) * k + width + 1)) & row) << (2 * width * k + width)
@@ -47,7 +216,7 @@ cdef inline u64 squares_of(const Config *cf, u64 ghost) noexcept nogil:
     # the squares are the board's bits in order: one PEXT where it is fast
     if PEXT:
         return pext(ghost, cf.ops.board)
-    return squares_by_rows(ghost, cf.ops.width, cf.ops.rows)
+    return squares_by_rows(ghost, cf.ops.width, cf.ops.rows, cf.ops.files)
 
 
 cdef bint grow_records(const Config *cf, Chunk *ch) noexcept nogil:
@@ -60,7 +229,7 @@ cdef bint grow_records(const Config *cf, Chunk *ch) noexcept nogil:
     return True
 
 
-cdef void record_ply(const Config *cf, Chunk *ch, const Position *p, const MoveList *ml,
+cdef void record_ply(const Config *cf, Chunk *ch, const Pos *p, const MoveList *ml,
                      const KMove *m, int choice) noexcept nogil:
     # the position before the ply and the action of its move (Config.record_ply)
     cdef int32_t acts[MAXMOVES]
@@ -88,15 +257,15 @@ cdef void record_ply(const Config *cf, Chunk *ch, const Position *p, const MoveL
     ch.nrec += 1
 
 
-# --- the Python edge ------------------------------------------------------------------------------
+# --- the games of one call, played -------------------------------------------------------------
 
-cdef class Batch:
+cdef class Run:
     """One call of shashki.playouts: the configuration, the chunks and the results."""
 
     cdef Config cf
     cdef Chunk *chunks
     cdef int nchunks
-    cdef Position *prefix
+    cdef Pos *prefix
     cdef readonly Buffer results
     cdef readonly Buffer lengths
     cdef readonly Buffer terminations
@@ -127,9 +296,9 @@ cdef class Batch:
         cf.ops = board.ops
         cf.rules = board.draw_rules
         cf.skip = 0 if claim_draw else board.claims
-        cf.ahead = claim_draw and (board.claims >> T_REPETITION) & 1
+        cf.ahead = claim_draw and (board.claims >> T_THREEFOLD_REPETITION) & 1
         # (a limit the rules skip, a claim not made, lowers it too: the filter is only safer)
-        cf.window = 2 if cf.ahead else 4 if not (cf.skip >> T_REPETITION) & 1 else 1 << 30
+        cf.window = 2 if cf.ahead else 4 if not (cf.skip >> T_THREEFOLD_REPETITION) & 1 else 1 << 30
         for limit in (cf.rules.kings_only_plies, cf.rules.no_progress_plies):
             if 0 < limit < cf.window:
                 cf.window = limit
@@ -141,7 +310,7 @@ cdef class Batch:
         cf.start_draws = board.draws
         # the rules look back halfmove + 1 plies at most
         keep = min(board.nhist, board.draws.halfmove + 1)
-        self.prefix = <Position *>malloc((keep if keep else 1) * sizeof(Position))
+        self.prefix = <Pos *>malloc((keep if keep else 1) * sizeof(Pos))
         if self.prefix == NULL:
             raise MemoryError()
         for i in range(keep):
@@ -270,20 +439,20 @@ def drawn_moves(BoardCore board):
     (origin, destination, promotion, captured squares) in the order of their index, or None
     when they list the moves (a capture other than one man's single jump).  For the tests:
     they must be the legal moves.  Move i is drawn by the random number that picks it."""
-    cdef Batch batch = Batch(board, 0, 0, 1, 0, True, False, False, False)
+    cdef Run run = Run(board, 0, 0, 1, 0, True, False, False, False)
     cdef KMove m
     cdef int i, n
     cdef u64 high, cap
     cdef Kernel k = board.kernel
     memset(&m, 0, sizeof(m))
-    n = batch.cf.ops.pick(&board.pos, 0, &m)
+    n = run.cf.ops.pick(&board.pos, 0, &m)
     if n < 0:
         return None
     out = []
     for i in range(n):
         # the smallest high half that random_below scales to i
         high = ((<u64>i << 32) + <u64>n - 1) // <u64>n
-        if batch.cf.ops.pick(&board.pos, high << 32, &m) != n:
+        if run.cf.ops.pick(&board.pos, high << 32, &m) != n:
             raise AssertionError("pick counted the moves differently")
         captured = []
         cap = m.captured
@@ -302,7 +471,7 @@ def square_masks(BoardCore board):
     masks[0] = board.pos.pieces[WHITE]
     masks[1] = board.pos.pieces[BLACK]
     masks[2] = board.pos.kings
-    by_rows = tuple([squares_by_rows(masks[i], board.ops.width, board.ops.rows)
+    by_rows = tuple([squares_by_rows(masks[i], board.ops.width, board.ops.rows, board.ops.files)
                      for i in range(3)])
     if not PEXT:
         return None, by_rows

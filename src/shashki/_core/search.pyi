@@ -4,17 +4,12 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .board import BoardCore
 from .egdb import EgdbTables
-from .movegen import Kernel
-
-# (origin, destination, captured mask) of each move of the principal variation
-_PvMove = Tuple[int, int, int]
+from .move import Move
+from .position import Kernel, Placement
 
 WIN_SCORE: int
-MAX_PLY: int
 EGDB_BOUND: int
 FEATURE_NAMES: List[str]
-OPTION_NAMES: Tuple[str, ...]
-OPTION_DEFAULTS: Tuple[Tuple[str, int], ...]
 
 class Searcher:
     """The C search state of one game: its rules, evaluation weights, options and hash
@@ -28,7 +23,7 @@ class Searcher:
     def egdb_hits(self) -> int: ...
     def __new__(
         cls,
-        rules: Kernel,
+        kernel: Kernel,
         hash_mb: int = 16,
         *,
         weights: Optional[Sequence[int]] = None,
@@ -44,8 +39,8 @@ class Searcher:
     def new_search(self) -> None: ...
     def stop(self) -> None: ...
     def set_deadline(self, deadline: float) -> None: ...
-    def evaluate(self, board: BoardCore) -> int: ...
-    def features(self, board: BoardCore) -> Tuple[List[int], int]: ...
+    def evaluate(self, board: Placement) -> int: ...
+    def features(self, board: Placement) -> Tuple[List[int], int]: ...
     def search(
         self,
         board: BoardCore,
@@ -53,7 +48,7 @@ class Searcher:
         node_limit: int = 0,
         deadline: float = 0.0,
         prev_score: Optional[int] = None,
-    ) -> Tuple[int, List[_PvMove], int, int, bool]: ...
+    ) -> Tuple[int, List[Move], int, int, bool]: ...
 
 def now_seconds() -> float: ...
-def child_keys_agree(board: BoardCore) -> bool: ...
+def child_keys_agree(board: Placement) -> bool: ...

@@ -20,12 +20,17 @@ from libc.string cimport memset
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t
 from libc.stdlib cimport abs
 
-from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Position, Move, MoveList, KernelOps, make_move,
+from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move, MoveList, KernelOps, make_move, step_dir,
                       popcount, ctz)
-from .movegen cimport Kernel
+from .position cimport Kernel, Placement, Position, new_position
 from .board cimport BoardCore
-from .draws cimport DrawRules, DrawState, draws_after, draw_rule, T_NONE
+from .draws cimport DrawRules, DrawState, draws_after, draw_rule
+from .enums cimport (T_NONE, MAXPLY, O_ASPIRATION, O_EGDB, O_THREATS, O_TIME_USE, O_EXTEND,
+                     O_FADE, NOPTIONS)
 from .egdb cimport Egdb, egdb_probe, EG_MAXD
+
+from ..limits import SEARCH_OPTIONS
+from .position import kernel_of
 
 cdef extern from *:
     """
@@ -49,7 +54,6 @@ cdef extern from *:
     double now "shashki_now"() noexcept nogil
 
 cdef enum:
-    MAXPLY = 100        # search path, quiescence included
     HISTORY_MAX = 1024  # game positions kept for repetition
     WIN = 30000
     INF = 32000
@@ -91,7 +95,7 @@ cdef void init_zobrist() noexcept nogil:
 init_zobrist()
 
 
-cdef u64 zobrist(const Position *p) noexcept nogil:
+cdef u64 zobrist(const Pos *p) noexcept nogil:
     cdef u64 key = ZSIDE if p.turn else 0
     cdef u64 b
     cdef int c, s
@@ -115,7 +119,7 @@ cdef inline u64 run_key(uint32_t run) noexcept nogil:
     return h ^ (h >> 29) ^ 0x2545F4914F6CDD1DULL
 
 
-cdef u64 key_after(u64 key, const Position *p, const Move *m) noexcept nogil:
+cdef u64 key_after(u64 key, const Pos *p, const Move *m) noexcept nogil:
     cdef int us = p.turn
     cdef int them = us ^ 1
     cdef int was_king = (p.kings >> m.frm) & 1
@@ -129,8 +133,8 @@ cdef u64 key_after(u64 key, const Position *p, const Move *m) noexcept nogil:
     return key
 
 
-cdef inline u64 child_key(u64 key, const Position *p, const Move *m,
-                          const Position *child) noexcept nogil:
+cdef inline u64 child_key(u64 key, const Pos *p, const Move *m,
+                          const Pos *child) noexcept nogil:
     # the key after m, the kings' runs included
     key = key_after(key, p, m)
     if p.run:       # (RUN_ON in every position of a game that counts its kings' runs)
@@ -156,28 +160,6 @@ ctypedef struct MoveId:
 
 
 include "evaluate.pxi"
-
-
-# --- options: the parts of the search that can be switched off, to measure each ------------
-
-cdef enum:
-    O_LMR = 0           # late-move reductions: 0 off, 1 on, 2 not of a move that threatens
-                        # a capture, 3 the same and only outside the principal variation
-    O_ASPIRATION = 1    # half-width of the first root window, hundredths of a man; 0: off
-    O_EGDB = 2          # probe the endgame databases: 0 off, else on
-    O_THREATS = 3       # quiescence: a quiet position whose other side threatens a capture
-                        # is searched one ply on (0: off)
-    O_LMR_MOVES = 4     # moves searched in full before the later ones are reduced
-    O_TIME_USE = 5      # (read by shashki.engine) the percentage of a movetime after which
-                        # no iteration starts, 100: all of it, cut-short iterations used
-    O_TT2 = 6           # the hash table in buckets of two entries (0: one)
-    O_EXTEND = 7        # an exchange (a capture answered by a capture) costs no depth
-    O_FADE = 8          # plies without progress after which the evaluation is halved, in the
-                        # games without a kings-only or no-progress rule (0: never)
-    NOPTIONS = 12
-
-OPTION_NAMES = ("lmr", "aspiration", "egdb", "threats", "lmr_moves", "time_use", "tt2",
-                "extend", "fade")
 
 
 ctypedef struct Engine:
@@ -209,7 +191,7 @@ cdef inline bint same_move(const Move *m, const MoveId *id) noexcept nogil:
     return m.frm == id.frm and m.to == id.to and m.captured == id.captured
 
 
-cdef inline int evaluate(const Engine *e, const Position *p) noexcept nogil:
+cdef inline int evaluate(const Engine *e, const Pos *p) noexcept nogil:
     # clamped far below the scores of forced results (and of the endgame databases)
     cdef int v = eval_terms(&e.ev, e.ops, p, NULL)
     if v > EVAL_LIMIT:
@@ -217,7 +199,7 @@ cdef inline int evaluate(const Engine *e, const Position *p) noexcept nogil:
     return -EVAL_LIMIT if v < -EVAL_LIMIT else v
 
 
-cdef inline int faded(const Engine *e, const Position *p, const DrawState *d) noexcept nogil:
+cdef inline int faded(const Engine *e, const Pos *p, const DrawState *d) noexcept nogil:
     """The evaluation at a leaf of the search.  In a game whose rules never end a shuffle of
     kings (no kings-only or no-progress limit: pool, spanish ...), it fades as the plies
     without a man move or capture pile up (to half after `fade` plies, 0 after twice as
@@ -255,14 +237,8 @@ cdef inline void check_limits(Engine *e) noexcept nogil:
 
 
 cdef inline TTEntry *tt_entry(Engine *e, u64 key) noexcept nogil:
-    """The table's entry of `key`, or the one it would go to (with option tt2, the first of
-    its bucket of two unless the second holds it)."""
-    cdef u64 i = key & e.tt_mask
-    if e.opt[O_TT2]:
-        i &= ~(<u64>1)
-        if e.tt[i].key != key and e.tt[i | 1].key == key:
-            i |= 1
-    return &e.tt[i]
+    """The table's entry of `key`, or the one it would go to."""
+    return &e.tt[key & e.tt_mask]
 
 
 cdef inline void remember(MoveId *id, const Move *m) noexcept nogil:
@@ -271,16 +247,16 @@ cdef inline void remember(MoveId *id, const Move *m) noexcept nogil:
     id.captured = m.captured
 
 
-cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int beta,
+cdef int search(Engine *e, const Pos *p, u64 key, int depth, int alpha, int beta,
                 int ply, const DrawState *d) noexcept nogil:
     cdef MoveList ml
     cdef int order[MAXMOVES]
-    cdef Position child
+    cdef Pos child
     cdef TTEntry *te
     cdef MoveId hash_move
-    cdef int i, j, k, score, best, new_depth, tt_score, old_alpha, reduction
+    cdef int i, j, k, score, best, new_depth, tt_score, old_alpha
     cdef DrawState cd
-    cdef bint captures, pv_node, replace, have_hash = False
+    cdef bint captures, replace, have_hash = False
     cdef Move *m
     cdef Move tmp
     cdef int tmpo
@@ -364,7 +340,6 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
 
     best = -INF
     old_alpha = alpha
-    pv_node = beta - alpha > 1
     e.keys[e.nkeys] = key
     e.nkeys += 1
     for i in range(ml.n):
@@ -391,25 +366,10 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
         if e.opt[O_EXTEND] and m.ncapt and depth > 0 and new_depth < depth and \
                 e.ops.must_capture(&child):
             new_depth = depth
-        # late quiet moves are searched less deep first, unless they give a capture away
-        reduction = 0
-        if e.opt[O_LMR] and depth >= 3 and i >= e.opt[O_LMR_MOVES] and not captures \
-                and not m.promote and order[i] < (1 << 28) and not e.ops.must_capture(&child) \
-                and (e.opt[O_LMR] < 3 or not pv_node):
-            reduction = 2 if depth >= 6 and i >= 3 * e.opt[O_LMR_MOVES] else 1
-            if e.opt[O_LMR] >= 2:
-                # nor a move that threatens a capture
-                child.turn ^= 1
-                if e.ops.must_capture(&child):
-                    reduction = 0
-                child.turn ^= 1
         if i == 0:
             score = -search(e, &child, ckey, new_depth, -beta, -alpha, ply + 1, &cd)
         else:
-            score = -search(e, &child, ckey, new_depth - reduction, -alpha - 1, -alpha, ply + 1,
-                            &cd)
-            if reduction and score > alpha and not e.stop:
-                score = -search(e, &child, ckey, new_depth, -alpha - 1, -alpha, ply + 1, &cd)
+            score = -search(e, &child, ckey, new_depth, -alpha - 1, -alpha, ply + 1, &cd)
             if alpha < score < beta and not e.stop:
                 score = -search(e, &child, ckey, new_depth, -beta, -alpha, ply + 1, &cd)
         if e.stop:
@@ -445,13 +405,7 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
     # Store, mate scores relative to this node.  An entry of another position is replaced only
     # by a search as deep or deeper, unless it is left over from an earlier move; quiescence
     # nodes (depth 0) never push out a real search.
-    if e.opt[O_TT2] and te.key != key:
-        # two entries a bucket: the first keeps the deepest search, the second the latest
-        if not (te.gen != e.gen or (depth > 0 and depth >= te.depth)):
-            te = &e.tt[(key & e.tt_mask) | 1]
-        replace = True
-    else:
-        replace = te.key == key or te.gen != e.gen or (depth > 0 and depth >= te.depth)
+    replace = te.key == key or te.gen != e.gen or (depth > 0 and depth >= te.depth)
     if replace:
         te.key = key
         te.gen = e.gen
@@ -469,7 +423,7 @@ cdef int search(Engine *e, const Position *p, u64 key, int depth, int alpha, int
     return best
 
 
-cdef int root_search(Engine *e, const Position *p, u64 key, int depth, int prev,
+cdef int root_search(Engine *e, const Pos *p, u64 key, int depth, int prev,
                      const DrawState *d, Move *saved, int *nsaved) noexcept nogil:
     """One iteration, in an aspiration window around `prev` (the last iteration's score)
     when the option is on; a root move that failed high is kept in `saved` in case the
@@ -503,11 +457,11 @@ cdef class Searcher:
     thread meanwhile.
     """
     cdef Engine *e
-    cdef Kernel rules
+    cdef Kernel kernel
     cdef readonly u64 hash_bytes
     cdef object tables          # the endgame tables probed (kept alive here)
 
-    def __cinit__(self, Kernel rules not None, int hash_mb=16, *, weights=None,
+    def __cinit__(self, Kernel kernel not None, int hash_mb=16, *, weights=None,
                   bint reversed=False, bint flying=True, options=None):
         cdef u64 n = 1
         if hash_mb < 1:
@@ -523,14 +477,14 @@ cdef class Searcher:
             raise MemoryError(f"cannot allocate a {hash_mb} MiB search table")
         self.e.tt_mask = n - 1
         self.hash_bytes = n * sizeof(TTEntry)
-        self.rules = rules
-        self.e.ops = rules.ops
-        init_geometry(&self.e.ev, rules.ops, flying)
+        self.kernel = kernel
+        self.e.ops = kernel.ops
+        init_geometry(&self.e.ev, kernel.ops, flying)
         self.e.ev.reversed = reversed
         if weights is not None:
             self.set_weights(weights)
-        for i, name in enumerate(OPTION_NAMES):
-            self.e.opt[i] = dict(OPTION_DEFAULTS)[name]
+        for i, value in enumerate(SEARCH_OPTIONS.values()):
+            self.e.opt[i] = value
         self.set_options(options or {})
         self.clear()
 
@@ -550,12 +504,13 @@ cdef class Searcher:
             self.e.ev.w[1][i] = values[NFEATURES + i]
 
     def set_options(self, options):
-        """Switch parts of the search on or off (OPTION_NAMES; others keep their values)."""
+        """Switch parts of the search on or off (shashki.limits.SEARCH_OPTIONS; others keep
+        their values)."""
         for name in options:
-            if name not in OPTION_NAMES:
+            if name not in SEARCH_OPTIONS:
                 raise ValueError(f"unknown search option {name!r}; expected one of "
-                                 f"{', '.join(OPTION_NAMES)}")
-        for i, name in enumerate(OPTION_NAMES):
+                                 f"{', '.join(SEARCH_OPTIONS)}")
+        for i, name in enumerate(SEARCH_OPTIONS):
             if name in options:
                 self.e.opt[i] = int(options[name])
 
@@ -565,7 +520,7 @@ cdef class Searcher:
             self.e.db = NULL
             self.e.db_pieces = 0
         else:
-            if tables.variant.rules is not self.rules:
+            if kernel_of(tables.variant) is not self.kernel:
                 raise ValueError(f"these tables are {tables.variant.name}'s")
             self.e.db = <const Egdb *><size_t>tables.address()
             self.e.db_pieces = tables.max_pieces
@@ -578,7 +533,7 @@ cdef class Searcher:
 
     def options(self):
         """The current options, by name."""
-        return {name: self.e.opt[i] for i, name in enumerate(OPTION_NAMES)}
+        return {name: self.e.opt[i] for i, name in enumerate(SEARCH_OPTIONS)}
 
     def clear(self):
         """Forget the hash table, killers and history (a new game)."""
@@ -599,18 +554,19 @@ cdef class Searcher:
         """Move the deadline of a running search (on the clock of now_seconds(); 0: none)."""
         self.e.deadline = deadline
 
-    cdef int check(self, BoardCore board) except -1:
-        if board.kernel is not self.rules:
-            raise ValueError(f"this searcher plays with the {self.rules.name} kernel, "
+    cdef int check(self, Placement board) except -1:
+        if board.kernel is not self.kernel:
+            raise ValueError(f"this searcher plays with the {self.kernel.name} kernel, "
                              f"not {board.kernel.name}")
         return 0
 
-    def evaluate(self, BoardCore board not None):
-        """The static evaluation of the board's position, from the side to move."""
+    def evaluate(self, Placement board not None):
+        """The static evaluation of the position (a Board's or a Position), from the side to
+        move."""
         self.check(board)
         return evaluate(self.e, &board.pos)
 
-    def features(self, BoardCore board not None):
+    def features(self, Placement board not None):
         """(the value of every evaluation term at the board's position, from the side to
         move, in the order of FEATURE_NAMES; the phase, from 0 to max_phase)."""
         cdef int f[NFEATURES]
@@ -632,12 +588,12 @@ cdef class Searcher:
         The board's history since the last irreversible move gives the positions a repetition
         returns to, and its draw rules and counters are the search's own (one implementation,
         shashki/_core/draws.pxd).  `deadline` is on the clock of shashki_now (see `now()`);
-        `pv` is a list of (origin, destination, captured mask).  `prev_score`, the last
+        `pv` is a list of Moves (each of the position the line has reached).  `prev_score`, the last
         iteration's score, centres the aspiration window.  A search cut short (stop, node
         budget, deadline) returns completed=False, with the best root move found so far by
         this iteration as its pv (empty when none was) and that move's score.
         """
-        cdef Position p = board.pos
+        cdef Pos p = board.pos
         cdef DrawState d = board.draws
         cdef int score, i, first, nsaved = 0
         cdef int prev = 0 if prev_score is None else prev_score
@@ -667,15 +623,34 @@ cdef class Searcher:
             score = root_search(self.e, &p, key, depth, prev, &d, saved, &nsaved)
         completed = not self.e.stop
         if completed or self.e.pv_len[0] > 0:
-            line = [self.e.pv[0][i] for i in range(self.e.pv_len[0])]
+            line = self.line_moves(board, self.e.pv[0], self.e.pv_len[0])
             if not completed:
                 score = self.e.root_score
         else:
-            line = [saved[i] for i in range(nsaved)]
+            line = self.line_moves(board, saved, nsaved)
             score = self.e.root_score
-        pv = [(self.rules.square[m["frm"]], self.rules.square[m["to"]],
-               self.rules.from_ghost(m["captured"])) for m in line]
-        return score, pv, self.e.nodes, self.e.seldepth, completed
+        return score, line, self.e.nodes, self.e.seldepth, completed
+
+    cdef list line_moves(self, BoardCore board, const Move *line, int n):
+        """The kernel's moves of a principal variation as Moves, each the legal move of the
+        position the line has reached (found in its list by origin, destination and
+        captured squares, in C)."""
+        cdef Position at = new_position(board.kernel, board.notation, &board.pos)
+        cdef int i, j, k
+        out = []
+        for k in range(n):
+            at.generate()
+            i = -1
+            for j in range(at.table.n):
+                if at.table.moves[j].frm == line[k].frm and at.table.moves[j].to == line[k].to \
+                        and at.table.moves[j].captured == line[k].captured:
+                    i = j
+                    break
+            if i < 0:  # pragma: no cover - the search plays only legal moves
+                break
+            out.append(at.make(i))
+            at = at.child(i)
+        return out
 
 
 def now_seconds():
@@ -684,20 +659,15 @@ def now_seconds():
 
 
 WIN_SCORE = WIN
-MAX_PLY = MAXPLY
 #: beyond this a score (not a forced win) is an endgame database's win
 EGDB_BOUND = BOUND
-#: the search options and their defaults (Searcher.set_options)
-OPTION_DEFAULTS = (("lmr", 0), ("aspiration", 0), ("egdb", 1), ("threats", 0),
-                   ("lmr_moves", 3), ("time_use", 100), ("tt2", 0), ("extend", 0),
-                   ("fade", 60))
 
 
-def child_keys_agree(BoardCore board not None):
+def child_keys_agree(Placement board not None):
     """For the tests: whether the key the search gives each child of the board's position
     (updated from its parent's, the kings' runs included) is the key of the child itself."""
     cdef MoveList ml
-    cdef Position child
+    cdef Pos child
     cdef const KernelOps *ops = board.kernel.ops
     cdef u64 key = zobrist(&board.pos)
     cdef int i

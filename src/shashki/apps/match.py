@@ -29,8 +29,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, List, Optional, Set, TextIO, Tuple, Union
 
-from .. import ballots
-from ..ballots import Opening
+from .. import opening
+from ..opening import Opening
 from ..board import Board
 from ..limits import MAX_DEPTH
 from ..variants import RUSSIAN, VARIANTS, Variant, get_variant
@@ -80,7 +80,7 @@ def choose_openings(variant: Union[str, Variant], table: Optional[str] = None, p
         return [StartPosition("start", variant.start_fen)] * pairs
     if table == "random":
         return _random_openings(variant, pairs, seed)
-    entries = [o for o in ballots.openings(variant, table=table) if not o.lost]
+    entries = [o for o in opening.openings(variant, table=table) if not o.lost]
     if seed is not None:
         rng = random.Random(seed)
         picked = rng.sample(entries, min(pairs, len(entries)))
@@ -105,7 +105,7 @@ def distinct_openings(variant: Union[str, Variant], table: Optional[str] = None,
     if name in ("start", "random"):
         return choose_openings(variant, "random", pairs, seed)
     entries = [StartPosition(o.name, o.fen)
-               for o in ballots.openings(variant, table=name) if not o.lost]
+               for o in opening.openings(variant, table=name) if not o.lost]
     rng.shuffle(entries)
     out = entries[:pairs]
     seen = {Board(variant, fen=s.fen).fen() for s in out}
@@ -336,7 +336,7 @@ def add_parser(sub: SubParsers) -> None:
     p.add_argument("a", metavar="A", help="engine spec of player A (its score is reported)")
     p.add_argument("b", metavar="B", help="engine spec of player B")
     add_variant(p, "--variant", "-v", default=RUSSIAN.name)
-    tables = "; ".join(f"{v.name}: {', '.join(ballots.opening_tables(v)) or 'none'}"
+    tables = "; ".join(f"{v.name}: {', '.join(opening.opening_tables(v)) or 'none'}"
                        for v in VARIANTS)
     p.add_argument("--openings", metavar="TABLE",
                    help=f"where the openings come from: one of the game's opening tables "

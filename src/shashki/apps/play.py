@@ -17,11 +17,11 @@ import os
 import sys
 from typing import Callable, Dict, List, Optional, TextIO
 
-from .. import squares as _sq
 from ..board import Board
 from ..colors import BLACK, WHITE
 from ..diagram import diagram
 from ..engine import Engine
+from ..geometry import popcount
 from ..errors import ShashkiError
 from ..limits import MAX_DEPTH, MAX_HASH_MB, Limit
 from ..move import Move
@@ -60,8 +60,8 @@ _ALIASES: Dict[str, str] = {
 def _material(board: Board) -> str:
     parts: List[str] = []
     for color, mask in ((WHITE, board.white), (BLACK, board.black)):
-        kings = _sq.popcount(mask & board.kings)
-        men = _sq.popcount(mask) - kings
+        kings = popcount(mask & board.kings)
+        men = popcount(mask) - kings
         text = f"{COLOR_NAMES[color]}: {men} {'man' if men == 1 else 'men'}"
         if kings:
             text += f", {kings} king{'s' if kings > 1 else ''}"

@@ -24,7 +24,6 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Mapping, Optional
 
-from .. import squares as _sq
 from .._text import bounded_int
 from ..errors import InvalidPdnError, ShashkiError
 from ..variants import BLACK, COLOR_NAMES, VARIANTS, WHITE, Variant, get_variant
@@ -67,7 +66,7 @@ def variant_from_gametype(value: str) -> Variant:
     if len(fields) >= 4:
         size = [bounded_int(f, 99) if _DIGITS.fullmatch(f) else None for f in fields[2:4]]
         g = variant.geometry
-        if size != [2 * g.width, g.rows]:
+        if size != [g.files, g.rows]:
             raise InvalidPdnError(f"GameType {shorten(value)!r} describes a "
                                   f"{shorten(fields[2], 8)}x{shorten(fields[3], 8)} board; "
                                   f"{variant.name} is played on {g.name}")
@@ -143,10 +142,11 @@ def normalise_headers(headers: Dict[str, str], variant: Variant) -> None:
 
 def _first_mover_square(name: str, variant: Variant) -> str:
     """A square named algebraically from the first mover's side, in the game's notation."""
+    g = variant.geometry
     file, rank = ord(name[0].lower()) - 97, int(name[1]) - 1
     if variant.first_to_move != WHITE:
-        file, rank = 7 - file, 7 - rank   # the board turned half a turn
-    square = _sq.square_at(file, rank)
+        file, rank = g.files - 1 - file, g.rows - 1 - rank   # the board turned half a turn
+    square = g.square_at(file, rank)
     if square is None:
         raise InvalidPdnError(f"{name} is a light square; pieces stand on dark squares")
     return variant.square_name(square)

@@ -1,0 +1,577 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
+"""Positions: the value every layer of shashki passes, and the compiled kernels under it.
+
+`Position` is an immutable draughts position of one game: the pieces, the side to move, and in
+frisian the kings' runs.  It is hashable, picklable and cheap to make: `apply(move)` returns
+the next position and leaves this one as it is, which is what search trees, MCTS, caches and
+self-play want (OpenSpiel's `State.clone`, a functional state as in pgx).  A Board is a
+Position plus the history that the draw rules need (`board.position`).
+
+`Kernel` is the Python handle of one compiled kernel (shashki._core.kernels: one per set of
+move rules and board, see setup.py), with its board's square numbering; `kernel_of(variant)`
+gives a game's.  Squares at this edge are numbered 0.. row by row from White's side (a1 = 0),
+masks use the same numbering, and the kernel's own layout of bits stays inside the core.
+"""
+
+cimport cython
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from libc.stdint cimport uint8_t
+from libc.string cimport memset
+from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, Route, MoveList,
+                      KernelOps, ctz, popcount, make_move, scatter, RUN_ON)
+from .move cimport Move, Notation, MoveTable, table_generate, table_free, table_move, table_find
+from .perft cimport PerftTable
+from .kernel cimport PerftTable as Table
+
+import importlib
+import threading
+
+from ..colors import Color
+from ..errors import IllegalMoveError, InvalidMoveError, InvalidSquareError
+from ..fen import check_position, parse_fen
+from ..notation import illegal_move_error, parse_move
+from ..outcome import Outcome, Termination
+from ..variants import DEFAULT, get_variant
+from .move import notation_of
+
+cdef tuple COLORS = (Color.WHITE, Color.BLACK)
+
+
+# --- the compiled kernels -------------------------------------------------------------------------
+
+cdef class Kernel:
+    """The compiled move generator of one set of rules and one board (see shashki.variants:
+    games with the same move rules and board share one)."""
+
+    def __cinit__(self, str name, object capsule):
+        cdef int s, n
+        self.ops = <const KernelOps *>PyCapsule_GetPointer(capsule, "shashki._core.KernelOps")
+        self.name = name
+        self.squares = self.ops.squares
+        self.bit = self.ops.bit
+        self.square = self.ops.square
+        n = self.squares
+        for s in range(64):
+            self.turned[s] = -1
+        for s in range(n):
+            self.turned[self.bit[s]] = self.bit[n - 1 - s]
+
+    def __repr__(self):
+        return f"<Kernel {self.name}>"
+
+    def __reduce__(self):
+        # one Kernel a compiled module: found again by name
+        return (kernel_by_name, (self.name,))
+
+    cdef u64 to_ghost(self, unsigned long long mask) noexcept nogil:
+        return scatter(mask, self.bit)
+
+    cdef unsigned long long from_ghost(self, u64 mask) noexcept nogil:
+        return scatter(mask, self.square)
+
+    cdef int set_position(self, Pos *p, object white, object black, object kings,
+                          object turn, object king_runs) except -1:
+        """`p` from square masks, the side to move and the kings' runs (None, or (square,
+        count) of White's and of Black's, as Position.king_runs gives them); the checks that
+        keep the C structures sound (shashki.fen checks the rules of the game)."""
+        cdef unsigned long long w, b, k
+        cdef int c
+        if not (isinstance(white, int) and isinstance(black, int) and isinstance(kings, int)):
+            raise TypeError("square masks must be ints")
+        if white < 0 or black < 0 or kings < 0 or (white | black | kings) >> self.squares:
+            raise ValueError(f"square masks must fit in {self.squares} bits")
+        w = white
+        b = black
+        k = kings
+        if w & b:
+            raise ValueError("a square holds both a white and a black piece")
+        if k & ~(w | b):
+            raise ValueError("a king mask bit is set on an empty square")
+        if turn not in (WHITE, BLACK):
+            raise ValueError("turn must be 0 (white) or 1 (black)")
+        p.pieces[0] = self.to_ghost(w)
+        p.pieces[1] = self.to_ghost(b)
+        p.kings = self.to_ghost(k)
+        p.turn = turn
+        # a game that limits a king's moves in a row counts them in every position
+        p.run = RUN_ON if self.ops.king_limit else 0
+        if king_runs is not None:
+            for c in range(2):
+                square, count = king_runs[c]
+                if not count:
+                    continue
+                if not p.run:
+                    raise ValueError("this game does not count its kings' runs")
+                if not (0 < count <= self.ops.king_limit and 0 <= square < self.squares) or \
+                        not (k >> square) & 1 or not ((w if c == WHITE else b) >> square) & 1:
+                    raise ValueError(f"bad kings' run {king_runs[c]!r}")
+                p.run |= ((count << 6) | self.bit[<int>square]) << (8 * c)
+        return 0
+
+    cdef tuple runs_of(self, const Pos *p):
+        cdef int c, byte
+        out = []
+        for c in range(2):
+            byte = (p.run >> (8 * c)) & 0xFF
+            out.append((self.square[byte & 63], byte >> 6) if byte else (None, 0))
+        return tuple(out)
+
+
+cdef dict KERNELS = {}
+_KERNELS_LOCK = threading.Lock()
+
+
+def kernel_by_name(str name):
+    """The Kernel of the compiled module shashki._core.kernels.<name>, loaded on first use: one
+    object a kernel, whichever thread asks first."""
+    kernel = KERNELS.get(name)
+    if kernel is None:
+        with _KERNELS_LOCK:
+            kernel = KERNELS.get(name)
+            if kernel is None:
+                module = importlib.import_module(f"shashki._core.kernels.{name}")
+                kernel = KERNELS[name] = Kernel(name, module.ops)
+    return kernel
+
+
+def kernel_of(variant):
+    """The compiled kernel a game (a shashki.variants.Variant) plays with."""
+    return kernel_by_name(variant.kernel_name)
+
+
+# --- FEN -------------------------------------------------------------------------------------------
+
+cdef str fen_of(Kernel kernel, Notation nt, const Pos *p):
+    """The position as PDN FEN in the game's notation: White's section first, men then kings,
+    squares in increasing order (numeric squares with ranges, as ``21-32``), and the kings'
+    runs where the game counts them."""
+    cdef int c, i, j, s, first, last
+    cdef tuple names = nt.names
+    cdef u64 men, kings
+    cdef list items
+    parts = ["W" if p.turn == WHITE else "B"]
+    for c in range(2):
+        men = p.pieces[c] & ~p.kings
+        kings = p.pieces[c] & p.kings
+        items = []
+        i = 0
+        while i < nt.nsquares:
+            s = nt.order[i]
+            if not men >> kernel.bit[s] & 1:
+                i += 1
+                continue
+            j = i
+            if nt.numeric:
+                # consecutive numbers, three or more, are written as a range: "21-32"
+                while j + 1 < nt.nsquares and men >> kernel.bit[nt.order[j + 1]] & 1 \
+                        and nt.number[nt.order[j + 1]] == nt.number[nt.order[j]] + 1:
+                    j += 1
+            if j - i >= 2:
+                items.append(names[s] + "-" + names[nt.order[j]])
+                i = j + 1
+            else:
+                items.append(names[s])
+                i += 1
+        for i in range(nt.nsquares):
+            s = nt.order[i]
+            if kings >> kernel.bit[s] & 1:
+                items.append("K" + names[s])
+        parts.append(("W" if c == WHITE else "B") + ",".join(items))
+    if p.run & 0xFFFF:
+        # the kings' runs as lidraughts writes them (Black's, then White's): "+" count and
+        # the square of the king, e.g. ":+0+247" (White's king on 47 has made 2 moves)
+        runs = ":"
+        for c in (BLACK, WHITE):
+            s = (p.run >> (8 * c)) & 0xFF
+            runs += f"+{s >> 6}{names[kernel.square[s & 63]] if s else ''}"
+        parts.append(runs[1:])
+    return ":".join(parts)
+
+
+# --- the position value ----------------------------------------------------------------------------
+
+cdef Position new_position(Kernel kernel, Notation notation, const Pos *p):
+    cdef Position out = Position.__new__(Position)
+    out.pos = p[0]
+    out.kernel = kernel
+    out.notation = notation
+    return out
+
+
+cdef bint same_pos(const Pos *a, const Pos *b) noexcept:
+    # the kings' runs (frisian) are part of the position: 0 in the other games
+    return (a.pieces[0] == b.pieces[0] and a.pieces[1] == b.pieces[1] and a.kings == b.kings
+            and a.turn == b.turn and a.run == b.run)
+
+
+cdef class Placement:
+    """What a Position and a Board share: the pieces of one game (`variant`), the side to move,
+    in frisian the kings' runs, and the legal moves, generated once per position.  A Position
+    is this as a value; a Board is this with the history of the game."""
+
+    def __dealloc__(self):
+        table_free(&self.table)
+
+    # --- what it holds -------------------------------------------------------------------------
+
+    @property
+    def variant(self):
+        """The game (a shashki.variants.Variant)."""
+        return self.notation.variant
+
+    @property
+    def turn(self):
+        """The side to move: shashki.WHITE or shashki.BLACK."""
+        return COLORS[self.pos.turn]
+
+    @property
+    def white(self):
+        """Mask of the white pieces (bit s for square s)."""
+        return self.kernel.from_ghost(self.pos.pieces[WHITE])
+
+    @property
+    def black(self):
+        """Mask of the black pieces."""
+        return self.kernel.from_ghost(self.pos.pieces[BLACK])
+
+    @property
+    def kings(self):
+        """Mask of the kings of both sides."""
+        return self.kernel.from_ghost(self.pos.kings)
+
+    @property
+    def masks(self):
+        """(white, black, kings, turn): the square masks and the side to move."""
+        return (self.kernel.from_ghost(self.pos.pieces[WHITE]),
+                self.kernel.from_ghost(self.pos.pieces[BLACK]),
+                self.kernel.from_ghost(self.pos.kings), COLORS[self.pos.turn])
+
+    @property
+    def king_runs(self):
+        """The kings' runs (frisian: a side that also has men may make at most three quiet
+        moves in a row with the same king): for White and for Black, (square, count) of the
+        king that side has moved in its last `count` moves without a capture, or (None, 0)."""
+        return self.kernel.runs_of(&self.pos)
+
+    def piece_at(self, square):
+        """None, or a (color, is_king) pair for the piece on `square` (an int square, or its
+        name in the game's notation: ``"c3"``, ``"22"``)."""
+        cdef u64 bit
+        cdef int s
+        if isinstance(square, str):
+            square = self.notation.variant.square(square)
+        if isinstance(square, bool) or not isinstance(square, int):
+            raise InvalidSquareError(f"a square is an int or its name, not "
+                                     f"{type(square).__name__}")
+        if not 0 <= square < self.kernel.squares:
+            raise InvalidSquareError(f"square {square} is off the board; "
+                                     f"{self.notation.variant.name} squares are "
+                                     f"0..{self.kernel.squares - 1}")
+        s = square
+        bit = (<u64>1) << self.kernel.bit[s]
+        if self.pos.pieces[WHITE] & bit:
+            return COLORS[WHITE], bool(self.pos.kings & bit)
+        if self.pos.pieces[BLACK] & bit:
+            return COLORS[BLACK], bool(self.pos.kings & bit)
+        return None
+
+    def fen(self):
+        """The position as PDN FEN in the game's notation (see shashki.fen)."""
+        return fen_of(self.kernel, self.notation, &self.pos)
+
+    # --- moves ---------------------------------------------------------------------------------
+
+    cdef int generate(self) except -1:
+        """Generate the legal moves (routes of captures included) unless they are known."""
+        return table_generate(&self.table, self.kernel.ops, &self.pos)
+
+    cdef Move make(self, int i):
+        """The Move object of legal move i."""
+        return table_move(&self.table, i, self.kernel.square, self.notation)
+
+    cdef int find(self, Move m) except -2:
+        """The index of `m` among the legal moves, or -1 (a move of another game, too)."""
+        self.generate()
+        if m.notation is not None and m.notation is not self.notation:
+            return -1
+        return table_find(&self.table, m, self.kernel.bit, self.kernel.squares)
+
+    @property
+    def must_capture(self):
+        """Whether the side to move must capture."""
+        return bool(self.kernel.ops.must_capture(&self.pos))
+
+    def routes(self):
+        """Every route of every legal capture, one Move each (a move several routes make is
+        listed once per route, with that route's path and order of captures, and written in
+        full); the quiet moves as the legal moves list them."""
+        cdef MoveList *ml = <MoveList *>PyMem_Malloc(sizeof(MoveList))
+        cdef Route *routes = <Route *>PyMem_Malloc(MAXMOVES * sizeof(Route))
+        cdef uint8_t amb[MAXMOVES]
+        cdef MoveTable t
+        cdef Move m
+        cdef int i
+        if ml == NULL or routes == NULL:
+            PyMem_Free(ml)
+            PyMem_Free(routes)
+            raise MemoryError()
+        try:
+            ml.routes = routes
+            ml.merge = 0
+            self.kernel.ops.routes(&self.pos, ml)
+            if ml.overflow:  # pragma: no cover - no position of these games has that many
+                raise IllegalMoveError("the position has more routes than shashki can list")
+            memset(&t, 0, sizeof(t))
+            t.moves = ml.moves
+            t.routes = routes
+            t.amb = amb
+            t.n = ml.n
+            for i in range(ml.n):
+                amb[i] = ml.moves[i].ncapt != 0     # a route's text is the route in full
+            out = []
+            for i in range(ml.n):
+                m = table_move(&t, i, self.kernel.square, self.notation)
+                m.stamp = 0                 # (not a move of a kept list)
+                out.append(m)
+            return out
+        finally:
+            PyMem_Free(ml)
+            PyMem_Free(routes)
+
+    def parse_move(self, text):
+        """The legal move that `text` names, in the game's notation (shashki.notation).
+
+        Accepts the short form (`c3-d4`, `c3:e5`, `22x18`), the full route (`c3:e5:g3`), any of
+        the separators `-`, `x`, `:`, and in the algebraic games the russian short form `cd4`
+        (a man from the c-file to d4).  Raises InvalidMoveError for text that is not a move,
+        IllegalMoveError when no legal move fits, AmbiguousMoveError when several do.
+        """
+        return parse_move(self, text)
+
+    def is_legal(self, move):
+        """Whether `move` (a Move, or move text in the game's notation) is a legal move."""
+        if isinstance(move, str):
+            try:
+                parse_move(self, move)
+            except ValueError:
+                return False
+            return True
+        return isinstance(move, Move) and self.find(move) >= 0
+
+
+@cython.freelist(64)
+cdef class Position(Placement):
+    """A draughts position of one game (`variant`): the pieces, the side to move, and in
+    frisian the kings' runs.  Immutable, hashable and picklable.
+
+    >>> import shashki
+    >>> start = shashki.Position("russian")
+    >>> len(start.legal_moves)
+    7
+    >>> after = start.apply("c3-d4")
+    >>> after.fen()
+    'B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,e3,g3,d4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8'
+    >>> start.apply("c3-d4") == after, start == shashki.Position("russian")
+    (True, True)
+    >>> start.perft(6)
+    37986
+
+    `apply(move)` returns the position after a legal move (a Move of `legal_moves`, or its
+    text) and leaves this one unchanged: a Position is the value to keep in a search tree, a
+    cache or a replay buffer.  The draw rules that count moves or repetitions need the game's
+    history, which a Board keeps (`Board.from_position`, `board.position`); `outcome()` here
+    is what the position shows alone.
+    """
+
+    def __init__(self, variant=None, fen=None):
+        chosen = DEFAULT if variant is None else get_variant(variant)
+        white, black, kings, turn, counters = parse_fen(chosen.start_fen if fen is None
+                                                        else fen, chosen)
+        self.kernel = kernel_of(chosen)
+        self.notation = notation_of(chosen)
+        self.kernel.set_position(&self.pos, white, black, kings, turn, counters.get("runs"))
+
+    @classmethod
+    def from_masks(cls, variant, white, black, kings, turn, king_runs=None):
+        """The position with these pieces (square masks: bit s for square s), side to move
+        (shashki.WHITE or BLACK) and kings' runs (see king_runs; None: none), checked as a FEN
+        is (shashki.fen.check_position): InvalidFenError if it is not a position of the
+        game."""
+        chosen = get_variant(variant)
+        check_position(chosen, white, black, kings, turn, king_runs)
+        return _position(chosen, white, black, kings, int(turn), king_runs)
+
+    @property
+    def legal_moves(self):
+        """The legal moves, a tuple of Move (captures are compulsory: when there is one, only
+        captures, and only those the game's precedence allows)."""
+        cdef int i
+        if self.moves is None:
+            self.generate()
+            self.moves = tuple([self.make(i) for i in range(self.table.n)])
+        return self.moves
+
+    def apply(self, move):
+        """The position after `move` (a legal Move, or its text in the game's notation); this
+        position is unchanged.  IllegalMoveError (a ValueError) for a move that is not legal
+        here (a move of another game included), InvalidMoveError for text that is not a
+        move."""
+        cdef int i
+        if isinstance(move, str):
+            move = parse_move(self, move)
+        elif not isinstance(move, Move):
+            raise InvalidMoveError(f"apply takes a Move or move text, not "
+                                   f"{type(move).__name__}")
+        i = self.find(move)
+        if i < 0:
+            raise illegal_move_error(self, move)
+        return self.child(i)
+
+    cdef Position child(self, int i):
+        cdef Pos next_pos
+        make_move(&next_pos, &self.pos, &self.table.moves[i])
+        return new_position(self.kernel, self.notation, &next_pos)
+
+    def children(self):
+        """(move, position after it) for every legal move, in the order of legal_moves."""
+        cdef int i
+        moves = self.legal_moves
+        return [(moves[i], self.child(i)) for i in range(self.table.n)]
+    # --- game end, derived positions ----------------------------------------------------------
+
+    def outcome(self):
+        """None, or the Outcome this position shows alone: the side to move has no legal move
+        (it loses; in giveaway and antidraughts it wins), or in breakthrough a side has a king
+        (it has won).  The draws by repetition or move counts need the game's history: see
+        Board.outcome."""
+        variant = self.notation.variant
+        cdef int us = self.pos.turn
+        cdef int loser
+        if variant.crowning_wins:
+            # the side that moved last crowned first; a set-up may give the side to move one
+            for side in (us ^ 1, us):
+                if self.pos.kings & self.pos.pieces[side]:
+                    return Outcome(COLORS[side], Termination.KING_CROWNED)
+        if not self.pos.pieces[us ^ 1]:
+            loser = us ^ 1          # (a set-up position: the side not to move has no piece)
+        elif not self.legal_moves:
+            loser = us
+        else:
+            return None
+        return Outcome(COLORS[loser if variant.reversed_goal else loser ^ 1],
+                       Termination.NO_MOVES)
+
+    def mirror(self):
+        """The same position with the colours swapped: the board turned half round, White's
+        pieces Black's and Black's White's, the other side to move (python-chess's mirror).
+        Every game's start is its own mirror when White moves first."""
+        cdef Pos q
+        cdef int c, byte
+        q.pieces[WHITE] = scatter(self.pos.pieces[BLACK], self.kernel.turned)
+        q.pieces[BLACK] = scatter(self.pos.pieces[WHITE], self.kernel.turned)
+        q.kings = scatter(self.pos.kings, self.kernel.turned)
+        q.turn = self.pos.turn ^ 1
+        q.run = self.pos.run & ~0xFFFF
+        for c in range(2):
+            byte = (self.pos.run >> (8 * c)) & 0xFF
+            if byte:
+                q.run |= ((byte & 0xC0) | self.kernel.turned[byte & 63]) << (8 * (c ^ 1))
+        return new_position(self.kernel, self.notation, &q)
+
+    # --- perft -------------------------------------------------------------------------------
+
+    def perft(self, depth, paths=False, *, jobs=None, hash_mb=0, executor=None,
+              checkpoint=None, progress=None, table=None):
+        """Leaf nodes of the move tree `depth` plies deep: unique moves by default, every
+        capture route with `paths=True` (RULES.md "Move identity and perft").
+
+        `jobs` threads (default: all cores, for trees deep enough to be worth splitting),
+        a transposition table of `hash_mb` MiB, any concurrent.futures `executor`, and a
+        resumable `checkpoint` file: see shashki.perft.perft.  `table`: a
+        shashki.perft.PerftTable to count with (one thread), kept between runs of the same
+        game and convention.
+        """
+        # (the runner brings threads, executors and JSON: loaded when a count is asked for)
+        from ..perft import perft as run
+        return run(self, depth, paths, jobs=jobs, hash_mb=hash_mb, executor=executor,
+                   checkpoint=checkpoint, progress=progress, table=table)
+
+    def count(self, int depth, bint paths=False, PerftTable table=None):
+        """perft(depth) in this thread, in C, with `table` if given (perft runs this on its
+        threads and executors).  Releases the GIL while it counts."""
+        cdef u64 n
+        cdef Table *tt = NULL
+        cdef int overflow = 0
+        if depth < 0:
+            raise ValueError(f"depth must be 0 or more, not {depth}")
+        if table is not None:
+            table.claim(f"{self.kernel.name} {'paths' if paths else 'unique'}")
+            tt = &table.t
+        with nogil:
+            if depth == 0:
+                n = 1
+            else:
+                n = self.kernel.ops.perft(&self.pos, depth, not paths, tt if depth >= 3 else NULL,
+                                          &overflow)
+        if overflow:
+            raise OverflowError("a position in the tree has more moves than a move list holds")
+        return n
+
+    def divide(self, depth, bint paths=False):
+        """Perft split by first move: {move: leaves}."""
+        from ..perft import check_depth  # (the runner's rules for a depth, loaded on first use)
+        cdef int i
+        depth = check_depth(depth)
+        if depth == 0:
+            return {}
+        moves = self.legal_moves
+        out = {}
+        for i in range(self.table.n):
+            count = self.child(i).count(depth - 1, paths)
+            out[moves[i]] = count * moves[i].routes if paths else count
+        return out
+
+    # --- value -------------------------------------------------------------------------------
+
+    def __eq__(self, other):
+        if not isinstance(other, Position):
+            return NotImplemented
+        cdef Position o = other
+        return self.notation is o.notation and same_pos(&self.pos, &o.pos)
+
+    def __hash__(self):
+        return hash((self.notation.variant.name, self.pos.pieces[0], self.pos.pieces[1],
+                     self.pos.kings, self.pos.turn, self.pos.run))
+
+    def __reduce__(self):
+        w, b, k, turn = self.masks
+        return (_position, (self.notation.variant, w, b, k, int(turn), self.king_runs))
+
+    def __copy__(self):
+        return self         # immutable
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __repr__(self):
+        return f"Position({self.notation.variant.name!r}, {self.fen()!r})"
+
+    def __str__(self):
+        from ..diagram import diagram
+        return diagram(self)
+
+    def _repr_svg_(self):
+        """The position as an SVG picture (shashki.svg.board), for Jupyter."""
+        from .. import svg
+        return svg.board(self)
+
+
+def _position(variant, white, black, kings, turn, king_runs):
+    """A Position of the game from trusted masks (unpickling, from_masks once checked)."""
+    cdef Position out = Position.__new__(Position)
+    out.kernel = kernel_of(variant)
+    out.notation = notation_of(variant)
+    out.kernel.set_position(&out.pos, white, black, kings, turn, king_runs)
+    return out
