@@ -30,6 +30,7 @@ ALTERNATES = {
     "thai": "W:WKh6:Bc5,e5,g5,g7",
     "frisian": "W:W40:B39,44,33,23",
     "frysk": "W:W14:B15,19,24,30",
+    "turkish": "W:WKh2:Bc4,h3,g6,f7",
 }
 
 INTRO = """\
@@ -84,7 +85,7 @@ An action out of range raises `InvalidActionError`, one that no legal move has
 
 ## Observations
 
-`Board.planes(perspective=False)` is a float32 array of shape (10, rows, 2 x width),
+`Board.planes(perspective=False)` is a float32 array of shape (10, rows, files),
 (10, 8, 8) on 8x8 and (10, 10, 10) on 10x10 (`Variant.planes_shape`).  Row r of a plane is row r of the board from
 White's side (from the side to move's side with `perspective`), column c the file c (a = 0,
 in the Board's numbering: the italian diagram draws it mirrored); light squares are 0.
@@ -152,7 +153,7 @@ engine.
 
 def picture(variant):
     """The game's diagram with its square names beside the square numbers of the actions."""
-    files = 2 * variant.geometry.width
+    files = variant.geometry.files
     border = "+" + "-" * (3 * files + 1) + "+"
     lines = [("    its squares").ljust(4 + len(border) + 5) + "the squares of the actions",
              "    " + border + "     " + border]

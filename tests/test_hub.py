@@ -33,7 +33,8 @@ TEN = "W" + "b" * 20 + "e" * 10 + "w" * 20    # Scan's and pydraughts' 10x10 sta
 START = {name: EIGHT for name in VARIANTS}
 START.update(international=TEN, antidraughts=TEN, breakthrough=TEN, frisian=TEN,
              frysk="W" + "b" * 5 + "e" * 40 + "w" * 5,
-             thai="W" + "b" * 8 + "e" * 16 + "w" * 8)
+             thai="W" + "b" * 8 + "e" * 16 + "w" * 8,
+             turkish="W" + "e" * 8 + "b" * 16 + "e" * 16 + "w" * 16 + "e" * 8)
 
 _RUSSIAN_FIRST = {"9-13", "10-13", "10-14", "11-14", "11-15", "12-15", "12-16"}
 _ITALIAN_FIRST = {"21-17", "21-18", "22-18", "22-19", "23-19", "23-20", "24-20"}
@@ -48,6 +49,8 @@ FIRST_MOVES = {
     "international": _TEN_FIRST, "antidraughts": _TEN_FIRST, "breakthrough": _TEN_FIRST,
     "frisian": _TEN_FIRST,
     "frysk": {"46-41", "47-41", "47-42", "48-42", "48-43", "49-43", "49-44", "50-44", "50-45"},
+    # every square numbered, 1 = a1: the men of the third rank step forward
+    "turkish": {f"{n}-{n + 8}" for n in range(17, 25)},
 }
 _RUSSIAN_REPLIES = ("9-13", _ITALIAN_FIRST)
 _ITALIAN_REPLIES = ("21-17", _RUSSIAN_FIRST)
@@ -63,6 +66,7 @@ REPLIES = {
     "international": _TEN_REPLIES, "antidraughts": _TEN_REPLIES, "breakthrough": _TEN_REPLIES,
     "frisian": _TEN_REPLIES,
     "frysk": ("46-41", {"1-6", "1-7", "2-7", "2-8", "3-8", "3-9", "4-9", "4-10", "5-10"}),
+    "turkish": ("17-25", {f"{n}-{n - 8}" for n in range(41, 49)}),
 }
 # the value of the variant parameter for each game: Scan's names for its games
 HUB_NAMES = {name: name for name in VARIANTS}

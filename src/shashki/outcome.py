@@ -111,6 +111,9 @@ class Termination(enum.Enum):
     KING_VS_KING = ("king_vs_king", None,
                     "one king against one king: no capture in 2 moves of each side (frisian, "
                     "as lidraughts reads the rule)")
+    ONE_PIECE_EACH = ("one_piece_each", None,
+                      "one piece against one piece, a king or a man: drawn at once (turkish, "
+                      "GAYYIM)")
 
     @property
     def is_draw(self) -> bool:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Dict, Optional, Tuple, Type, Union
 
 from .colors import BLACK as BLACK, WHITE as WHITE, Color
 from .errors import InvalidSquareError, InvalidVariantError
-from .geometry import EIGHT, TEN, Geometry
+from .geometry import EIGHT, FULL_EIGHT, TEN, Geometry
 
 COLOR_NAMES: Tuple[str, str] = ("white", "black")
 #: actions beyond the (origin, destination) pairs: a position has at most 512 legal moves (the
@@ -98,6 +98,8 @@ class EndgameDraws:
     #: when it arose; one king against one king (2 moves each)
     two_kings_vs_king: int = 0
     king_vs_king: int = 0
+    #: turkish: one piece against one piece, of any kind, is drawn at once
+    one_piece_each: bool = False
     #: the articles that name each termination while these rules are in force
     articles: Tuple[Tuple[str, str], ...] = ()
 
@@ -506,8 +508,55 @@ FRYSK = replace(
     FRISIAN, name="frysk", aliases=("frysk!",), title="Frysk! (frisian, five men each)",
     start_fen="W:W46-50:B1-5", hub_names=("frysk",))
 
+# --- turkish (dama) ---------------------------------------------------------------------------
+
+#: Turkish draughts (dama), by the rules of the Türk Daması Federasyonu (TÜDAF), the federation
+#: that holds the international championships; the Türkiye Dama Federasyonu's own rule book
+#: of the game was not found (its published 2018/2019 tournament rules say only that White
+#: begins).  RULES.md states the moves; the points it leaves to the rule book:
+#:
+#: - A man that reaches the last row in the middle of a capture goes on capturing as a man
+#:   (along the last row: it captures forward or sideways only) and is crowned when the move
+#:   ends; it never goes on as a king within that move.  TÜDAF, Uluslararası Türk Dama
+#:   Şampiyonası Kuralları 2021, rule 1h: "Oyuncu taş alarak damaya çıkıyorsa bitişikte
+#:   rakibin daması varsa yoz taş gibi almaya devam eder ve kalır. Taş toplama işlemine
+#:   başlayamaz. Rakibin hamlesinden sonra DAMA vasfını kazanır." (it goes on capturing like
+#:   a man; it may not begin a king's collecting of pieces; it becomes a king after the
+#:   opponent's move, which gives the same legal moves as at the end of its own).  Sources
+#:   that crown it at once (draughts.github.io) or end the move there (setupgroup.com) are
+#:   not the federation's.  As pydraughts 0.6.7 plays it.
+#: - The maximum capture is compulsory, men and kings counting one each, with no priority
+#:   for a king's capture; a piece taken leaves the board at once; a king lands on any empty
+#:   square beyond; a capture may not turn 180 degrees between two pieces (TÜDAF's rule
+#:   book, Türk Daması Kuralları, as transcribed; Ali Erdoğan Örnek, Dama, oyunlar ve
+#:   açmazlar, 1974: the side with more pieces must be taken "even if the fewer hold the
+#:   opponent's king").
+#: - The game ends when the side to move has no piece or no legal move (it loses); one piece
+#:   against one piece, a king included, is drawn at once (damaakademisi.com, Türk daması
+#:   §19b: "Her iki oyuncunun birer taşı kaldığında ve bu iki taşın biri dama olsa bile oyun
+#:   GAYYIM (berabere) olarak sonuçlanır"; TÜDAF "Beraberlik" likewise), and threefold
+#:   repetition draws.  No rule makes a king against a lone man a win, and no move count
+#:   draws (TÜDAF leaves a game without progress to the arbiter).  pydraughts draws one
+#:   piece against one after two moves each, with no source: shashki follows the rule book.
+#: - PDN GameType 30 (PDN 3.0; pydraughts writes "30,W,8,8,A0,0"); squares a1-h8 as in
+#:   chess, White on ranks 2 and 3; moves d3-d4 and d4xd6, with every landing square where
+#:   two captures join the same squares.
+TURKISH_DRAWS = EndgameDraws("TÜDAF", one_piece_each=True,
+                             articles=(("one_piece_each", "GAYYIM"),))
+
+TURKISH = Variant(
+    name="turkish", aliases=("turkish-draughts", "turk-damasi"), title="Turkish draughts (dama)",
+    flying_kings=True, men_capture_backward=False, men_capture_kings=True,
+    promotion=Promotion.MAN, precedence=MAJORITY, first_to_move=WHITE, reversed_goal=False,
+    remove_at_once=True, no_turn_back=True,
+    squares=Numbering.ALGEBRAIC, capture_sep="x", gametype=30, pdn_gametype="30,W,8,8,A0,0",
+    start_fen=("W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3:"
+               "Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7"),
+    kings_only_limit=0, endgame_draws=TURKISH_DRAWS, fmjd_endgame_rules=True,
+    geometry=FULL_EIGHT, engine=_FLYING_ENGINE)
+
 VARIANTS = (RUSSIAN, GIVEAWAY, BRAZILIAN, ITALIAN, ENGLISH, INTERNATIONAL, ANTIDRAUGHTS,
-            BREAKTHROUGH, POOL, SPANISH, CZECH, THAI, FRISIAN, FRYSK)
+            BREAKTHROUGH, POOL, SPANISH, CZECH, THAI, FRISIAN, FRYSK, TURKISH)
 #: the game a Board plays when none is named
 DEFAULT = RUSSIAN
 

@@ -417,3 +417,4 @@ cdef void set_draw_rules(DrawRules *r, object variant, bint endgame, u64 main_ro
         r.each_side = e.each_side
         r.two_kings_plies = 2 * e.two_kings_vs_king
         r.king_pair_plies = 2 * e.king_vs_king
+        r.one_piece_each = e.one_piece_each

@@ -9,7 +9,7 @@ from .enums cimport (T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KINGS_ONLY_MO
                      T_NO_PROGRESS, T_KINGS_VS_LONE_KING, T_BALANCE_UNCHANGED,
                      T_LONE_KING_ON_MAIN_ROAD, T_FEW_PIECES_VS_LONE_KING,
                      T_THREE_PIECES_VS_LONE_KING, T_KING_CROWNED, T_TWO_KINGS_VS_KING,
-                     T_KING_VS_KING)
+                     T_KING_VS_KING, T_ONE_PIECE_EACH)
 
 ctypedef struct DrawRules:
     # The limits come from the game's record (shashki.variants: kings_only_limit,
@@ -29,6 +29,8 @@ ctypedef struct DrawRules:
     # afresh after a capture
     int two_kings_plies
     int king_pair_plies
+    # turkish: one piece against one piece, kings or men, is drawn at once
+    bint one_piece_each
 
 ctypedef struct DrawState:
     int halfmove        # plies since the last man move or capture
@@ -167,4 +169,7 @@ cdef inline int draw_rule(const DrawState *d, const Pos *p, const DrawRules *r,
         if pieces == 2 and r.king_pair_plies and d.few >= r.king_pair_plies and \
                 not (skip >> T_KING_VS_KING) & 1:
             return T_KING_VS_KING
+    if r.one_piece_each and popcount(p.pieces[0]) == 1 and popcount(p.pieces[1]) == 1 and \
+            not (skip >> T_ONE_PIECE_EACH) & 1:
+        return T_ONE_PIECE_EACH
     return T_NONE

@@ -389,12 +389,12 @@ cdef inline int termination(const Config *cf, const Pos *p, const DrawState *d, 
     if n == 0:
         return T_NO_MOVES
     if d.halfmove < cf.window and d.road < 0 and d.few < 0 and (
-            not cf.endgame or not p.kings or
+            not cf.endgame or (not p.kings and not cf.rules.one_piece_each) or
             (white & (white - 1) and black & (black - 1) and popcount(white | black) > 7)):
         # Most plies of most games: no rule of draws.pxd can hold.  A repetition needs 4
         # reversible plies (a claim ahead 2), the kings-only and no-progress limits their
         # counts, 7.2.7/6.3 and 7.2.8/6.4 a running count, 7.2.4 a lone king and 7.2.6 kings on
-        # both sides and 7 pieces or fewer.  test_playouts replays the games on a Board, which asks
+        # both sides and 7 pieces or fewer, turkish's one piece each a lone piece each.  test_playouts replays the games on a Board, which asks
         # every rule every ply.
         return T_NONE
     return draw_termination(cf, p, d, capture, ml, hist, nh)

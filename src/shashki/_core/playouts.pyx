@@ -303,7 +303,8 @@ cdef class Run:
             if 0 < limit < cf.window:
                 cf.window = limit
         cf.endgame = (cf.rules.lone_king_moves or cf.rules.balance_plies[0] or
-                      cf.rules.balance_plies[1] or cf.rules.three_moves or cf.rules.few_moves)
+                      cf.rules.balance_plies[1] or cf.rules.three_moves or cf.rules.few_moves or
+                      cf.rules.one_piece_each)
 
         cf.reversed_goal = board.reversed_goal
         cf.start = board.pos
