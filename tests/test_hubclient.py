@@ -4,6 +4,7 @@ illegal move, an early exit, a refused position, no answer to stop)."""
 
 import sys
 import textwrap
+import threading
 import time
 
 import pytest
@@ -201,6 +202,10 @@ FAKE = textwrap.dedent('''
             continue
         command, args = hubtext.parse_line(line)
         if command == "hub":
+            if mode == "garbage":           # endless lines that are not the handshake
+                while True:
+                    say('"not a hub line')
+                    say("chatter " * 50)
             say("id name=fake version=1")
             # Scan's games, one of which (killer) shashki does not play
             say('param name=variant value=normal type=enum values="normal killer bt frisian '
@@ -221,6 +226,9 @@ FAKE = textwrap.dedent('''
                 board.push(hubtext.parse_move(board, text))
         elif command == "go":
             say("info depth=1 score=0.25 nodes=7 pv=" + first_move())
+            if mode == "talkative":         # infos for ever, deaf to stop
+                while True:
+                    say("info depth=1 score=0.25 nodes=7 pv=" + first_move())
             if mode == "exit":
                 sys.exit(3)
             elif mode == "illegal":
@@ -287,6 +295,45 @@ def test_a_search_that_never_ends_times_out(fake):
     with pytest.raises(HubTimeoutError, match="did not answer the search"):
         engine.play(shashki.Board("international"), Limit(movetime=0.05))
     assert engine.close() is not None           # killed if need be: no hang
+
+
+def _ends_within(seconds, work):
+    """What `work()` raised, run in a thread that must end within `seconds` (a hang fails the
+    test instead of stopping the suite)."""
+    outcome = []
+
+    def run():
+        try:
+            work()
+            outcome.append(None)
+        except BaseException as exc:            # noqa: B902  (handed to the test)
+            outcome.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"still running after {seconds} s"
+    return outcome[0]
+
+
+def test_a_talkative_engine_times_out_with_bounded_memory(fake):
+    """An engine that answers go with infos for ever (and ignores stop): HubTimeoutError
+    once the search's time and the timeout are over, not a read loop that never ends; the
+    lines waiting and the infos kept stay bounded."""
+    engine = fake("talkative", timeout=2, search_timeout=3)
+    board = shashki.Board("international")
+    seen = []
+    error = _ends_within(60, lambda: engine.play(board, Limit(movetime=0.2),
+                                                 info=lambda i: seen.append(1)))
+    assert isinstance(error, HubTimeoutError), error
+    assert engine._lines.qsize() <= hubclient.MAX_QUEUED_LINES
+    search = engine.searching
+    assert search is not None and len(search.infos) <= hubclient.MAX_INFOS < len(seen)
+
+
+def test_garbage_during_the_handshake_times_out(fake):
+    error = _ends_within(60, lambda: fake("garbage", timeout=1))
+    assert isinstance(error, HubTimeoutError) and "did not answer hub" in str(error)
 
 
 def test_module_names():

@@ -27,7 +27,11 @@ a parameter changed since the last one.
 
 Nothing waits for ever: each answer is awaited for `timeout` seconds (`init_timeout` for
 ``ready``), a search for its time budget plus `timeout`, or for `search_timeout` when its limit
-has no time (depth, nodes); then the search is stopped.  Errors are HubError (a ValueError):
+has no time (depth, nodes); then the search is stopped.  The deadline holds however much the
+engine writes meanwhile, and what is kept of its output is bounded: at most MAX_QUEUED_LINES
+lines wait to be read (the engine then waits on its full pipe), a line longer than MAX_LINE
+characters is dropped with a warning, and a search keeps its last MAX_INFOS infos.  Errors are
+HubError (a ValueError):
 HubTimeoutError, HubTerminatedError (the engine exited), HubEngineError (it answered
 ``error``), HubVariantError (it does not play the board's game), HubMoveError (its move is
 not a legal move).
@@ -55,9 +59,10 @@ from .limits import Limit
 from .move import Move
 from .variants import Variant, get_variant
 
-__all__ = ["DEFAULT_SEARCH_TIMEOUT", "DEFAULT_TIMEOUT", "HubEngine", "HubEngineError",
-           "HubError", "HubInfo", "HubMoveError", "HubParam", "HubSearch",
-           "HubTerminatedError", "HubTimeoutError", "HubVariantError", "PlayResult"]
+__all__ = ["DEFAULT_SEARCH_TIMEOUT", "DEFAULT_TIMEOUT", "MAX_INFOS", "MAX_LINE",
+           "MAX_QUEUED_LINES", "HubEngine", "HubEngineError", "HubError", "HubInfo",
+           "HubMoveError", "HubParam", "HubSearch", "HubTerminatedError", "HubTimeoutError",
+           "HubVariantError", "PlayResult"]
 
 logger = logging.getLogger("shashki.hubclient")
 
@@ -67,6 +72,16 @@ DEFAULT_TIMEOUT = 10.0
 DEFAULT_INIT_TIMEOUT = 60.0
 #: seconds a search without a time limit (depth, nodes) may take before it is stopped
 DEFAULT_SEARCH_TIMEOUT = 600.0
+#: the most lines of the engine's output waiting to be read; beyond it the reader waits, and
+#: the engine with it once its pipe is full, so a talkative engine cannot fill the memory
+MAX_QUEUED_LINES = 1000
+#: the longest line of the engine's output read, in characters (the protocol's lines are
+#: short: a long pv is a few kB); a longer line is dropped, with a warning
+MAX_LINE = 64 * 1024
+#: the infos of a search that are kept (HubSearch.infos, PlayResult.infos): the last ones
+MAX_INFOS = 1000
+# unreadable lines logged as warnings, per engine (the rest at debug level)
+_MAX_WARNINGS = 10
 
 
 class HubError(ShashkiError):
@@ -100,7 +115,8 @@ class HubMoveError(HubError):
 @dataclass(frozen=True)
 class PlayResult:
     """The answer of a search: the `move` (a Move of the searched board), the `ponder` move
-    the engine expects in reply (or None), the last info and all of them."""
+    the engine expects in reply (or None), the last info and all of them (the last
+    MAX_INFOS)."""
 
     move: Move
     ponder: Optional[Move]
@@ -131,7 +147,7 @@ class HubSearch:
         self.mode = mode            # think, ponder or analyze
         self.limit = limit
         self.key = key              # the game searched: its start and moves
-        self.infos: List[HubInfo] = []
+        self.infos: Deque[HubInfo] = collections.deque(maxlen=MAX_INFOS)   # the last ones
         self.callback = info
         self.result: Optional[PlayResult] = None
         self._stop_sent = False
@@ -227,15 +243,16 @@ class HubEngine:
         self.params: Dict[str, HubParam] = {}
         self.errors: List[str] = []
         self.variant: Optional[Variant] = None
-        self._lines: queue.Queue[Optional[str]] = queue.Queue()
+        self._lines: queue.Queue[Optional[str]] = queue.Queue(MAX_QUEUED_LINES)
         self._stderr: Deque[str] = collections.deque(maxlen=20)
         self._write_lock = threading.Lock()
         self._search: Optional[HubSearch] = None
         self._ready = False
         self._closed = False
         assert process.stdout is not None and process.stderr is not None
-        self._start_reader(process.stdout, self._lines.put)
-        self._start_reader(process.stderr, self._stderr.append, ends=False)
+        self._ignored = 0
+        self._start_reader(process.stdout, self._queue, lambda: self._queue(None))
+        self._start_reader(process.stderr, self._stderr.append)
 
     @classmethod
     def popen(cls, command: Union[str, Sequence[str]], *,
@@ -268,19 +285,40 @@ class HubEngine:
     # --- the process ------------------------------------------------------------------------
 
     def _start_reader(self, stream: IO[str], put: Callable[[str], object],
-                      ends: bool = True) -> None:
-        """A thread that hands each line of `stream` to `put`; with `ends`, the end of the
-        stream too (None), for the engine's output."""
+                      end: Optional[Callable[[], object]] = None) -> None:
+        """A thread that hands each line of `stream` to `put` (a line longer than MAX_LINE is
+        dropped), and calls `end` at the end of the stream."""
         def read() -> None:
             try:
-                for line in stream:
+                while not self._closed:
+                    line = stream.readline(MAX_LINE + 1)
+                    if not line:
+                        break
+                    if len(line) > MAX_LINE and not line.endswith("\n"):
+                        while True:             # the rest of the line, read and dropped
+                            rest = stream.readline(MAX_LINE)
+                            if not rest or rest.endswith("\n"):
+                                break
+                        logger.warning("%s: ignored a line of more than %d characters",
+                                       self.name, MAX_LINE)
+                        continue
                     put(line.rstrip("\r\n"))
             except (OSError, ValueError):       # the pipe closed under us
                 pass
-            if ends:
-                self._lines.put(None)
+            if end is not None:
+                end()
 
         threading.Thread(target=read, name="shashki-hubclient-reader", daemon=True).start()
+
+    def _queue(self, line: Optional[str]) -> None:
+        """Queue a line of the engine's output for `_read`, waiting while MAX_QUEUED_LINES
+        are queued (given up once the engine is closed)."""
+        while not self._closed:
+            try:
+                self._lines.put(line, timeout=0.1)
+                return
+            except queue.Full:
+                pass
 
     @property
     def name(self) -> str:
@@ -316,26 +354,44 @@ class HubEngine:
         except (BrokenPipeError, OSError, ValueError):
             raise self._gone() from None
 
+    def _line(self, deadline: float, waiting_for: str, wait: bool = True) -> str:
+        """The next line the engine wrote, awaited until `deadline` (with `wait`; else only a
+        line already there): HubTimeoutError then, however many lines are queued."""
+        try:
+            if not wait:
+                line = self._lines.get_nowait()
+            else:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise queue.Empty
+                line = self._lines.get(timeout=left)
+        except queue.Empty:
+            raise HubTimeoutError(f"{self.name} did not answer {waiting_for} in time") \
+                from None
+        if line is None:
+            self._lines.put(None)               # so that every later read sees the end
+            raise self._gone()
+        logger.debug(">> %s", line)
+        return line
+
+    def _parse(self, line: str) -> Optional[Tuple[str, Dict[str, str]]]:
+        """`line` read by parse_line; None for a blank line or one that cannot be read."""
+        if not line.strip():
+            return None
+        try:
+            return parse_line(line)
+        except HubProtocolError as exc:         # ignore what cannot be read, as Scan does
+            self._ignored += 1
+            log = logger.warning if self._ignored <= _MAX_WARNINGS else logger.debug
+            log("%s: ignored the line %s (%s)", self.name, quote(line[:200]), exc)
+            return None
+
     def _read(self, deadline: float, waiting_for: str) -> Tuple[str, Dict[str, str]]:
         """The next line the engine wrote, read by parse_line; HubTimeoutError at `deadline`."""
         while True:
-            left = deadline - time.monotonic()
-            try:
-                line = self._lines.get(timeout=max(left, 0.0)) if left > 0 else \
-                    self._lines.get_nowait()
-            except queue.Empty:
-                raise HubTimeoutError(f"{self.name} did not answer {waiting_for} in time") \
-                    from None
-            if line is None:
-                self._lines.put(None)           # so that every later read sees the end
-                raise self._gone()
-            logger.debug(">> %s", line)
-            if not line.strip():
-                continue
-            try:
-                return parse_line(line)
-            except HubProtocolError as exc:     # ignore what cannot be read, as Scan does
-                logger.warning("%s: ignored the line %s (%s)", self.name, quote(line), exc)
+            parsed = self._parse(self._line(deadline, waiting_for))
+            if parsed is not None:
+                return parsed
 
     def _dispatch(self, command: str, args: Dict[str, str]) -> None:
         """Lines that may come at any time: errors, and a running search's info and done."""
@@ -370,13 +426,15 @@ class HubEngine:
             self._dispatch(got, args)
 
     def poll(self) -> None:
-        """Read the lines the engine has written so far (a running search's infos)."""
-        while True:
+        """Read the lines the engine has written so far (a running search's infos); at most
+        those queued when it is called, so that it returns however fast the engine writes."""
+        for _ in range(self._lines.qsize()):
             try:
-                got, args = self._read(time.monotonic(), "")
+                parsed = self._parse(self._line(0.0, "", wait=False))
             except HubTimeoutError:
                 return                  # nothing more for now
-            self._dispatch(got, args)
+            if parsed is not None:
+                self._dispatch(*parsed)
 
     # --- set-up -----------------------------------------------------------------------------
 
