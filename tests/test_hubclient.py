@@ -214,12 +214,18 @@ FAKE = textwrap.dedent('''
         elif command == "set-param" and args.get("name") == "variant":
             variant = args["value"]
         elif command == "init":
+            if mode == "init-lines":        # as Scan 3.1 does while it loads its data
+                say("init book")
+                say("init eval")
             say("ready")
         elif command == "ping":
             say("pong")
         elif command == "pos":
             if mode == "refuse-position":
                 say('error message="bad position"')
+                continue
+            if mode == "refuse-bare":       # an error line without message=
+                say("error bad position")
                 continue
             board = hubtext.parse_position(args["pos"], hubtext.hub_variant(variant))
             for text in args.get("moves", "").split():
@@ -295,6 +301,146 @@ def test_a_search_that_never_ends_times_out(fake):
     with pytest.raises(HubTimeoutError, match="did not answer the search"):
         engine.play(shashki.Board("international"), Limit(movetime=0.05))
     assert engine.close() is not None           # killed if need be: no hang
+
+
+def test_an_error_without_message_keeps_its_text(fake):
+    engine = fake("refuse-bare")
+    with pytest.raises(HubEngineError, match="refused the position .*: bad position$"):
+        engine.play(shashki.Board("international"), Limit(depth=1))
+    assert engine.errors == ["bad position"]
+
+
+def test_lines_before_ready_are_not_warnings(fake, caplog):
+    # "it might display some information here, that the GUI should ignore" (Hub protocol 2)
+    with caplog.at_level("DEBUG", logger="shashki.hubclient"):
+        engine = fake("init-lines")
+        assert engine.play(shashki.Board("international"), Limit(depth=1)).move
+    assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == []
+    assert any("init book" in r.getMessage() for r in caplog.records)
+
+
+# Scan 2.0's Hub protocol (version 1), as its main.cpp speaks it: `name`, `author` and
+# `country` for `id`, no parameters, `set NAME VALUE`, `pos` with a lower-case side to move and
+# no moves (each comes as `move X`), the limits as `depth N`, `time MS`, `level MOVES MS MS`
+# (reset by `pos`), `go` / `ponder` / `analyse`, positional infos and `move X [PONDER]`; any
+# command during a search but ping and ponder-hit stops it, and is echoed as `input "..."`.
+SCAN_2 = textwrap.dedent('''
+    import sys, threading, queue
+    import shashki
+    from shashki import hubtext
+
+    mode = sys.argv[1]
+    lines = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(l) for l in sys.stdin] + [lines.put(None)],
+                     daemon=True).start()
+    board, limits, sent = shashki.Board("international"), {}, []
+
+    def say(line):
+        sent.append(line)
+        print(line, flush=True)
+
+    def search(ponder):
+        move = next(iter(board.legal_moves))
+        text = hubtext.move_text(move, board.variant)
+        say(f"info 1 1.0 12 345 0.01 0.3 {text}")
+        while ponder or mode == "slow":
+            line = lines.get()
+            if line is None:
+                sys.exit(0)
+            say(f'input "{line.strip()}"')
+            if line.split()[0] == "ping":
+                say("pong")
+            elif line.split()[0] != "ponder-hit":
+                lines.queue.appendleft(line)        # seen, left for the loop
+                break
+            else:
+                ponder = False
+        say(f"move {text}")
+
+    print("Scan 2.0 by Fabien Letouzey", flush=True)
+    while True:
+        line = lines.get()
+        if line is None:
+            break
+        words = line.split()
+        if not words:
+            continue
+        command, rest = words[0], words[1:]
+        if command == "hub":
+            say("name Scan 2.0")
+            say("author Fabien Letouzey")
+            say("country France")
+            say("wait")
+        elif command == "init":
+            say("ready")
+        elif command == "ping":
+            say("pong")
+        elif command == "pos":
+            if mode == "refuse" or len(rest) != 1 or len(rest[0]) != 51 or \
+                    rest[0][0] not in "wb":
+                say("error bad position")
+                continue
+            board = hubtext.parse_position(rest[0][0].upper() + rest[0][1:], "international")
+            limits = {}
+        elif command == "move":
+            try:
+                board.push(hubtext.parse_move(board, rest[0]))
+            except ValueError:
+                say("error illegal move")
+        elif command in ("depth", "time", "level", "set"):
+            limits[command] = rest
+        elif command in ("go", "analyse", "ponder"):
+            say("seen " + repr(sorted(limits.items())))
+            search(command == "ponder")
+        elif command == "quit":
+            break
+''')
+
+
+@pytest.fixture
+def scan2(tmp_path, started):
+    script = tmp_path / "scan2.py"
+    script.write_text(SCAN_2)
+    return lambda mode="good", **kwargs: started([sys.executable, str(script), mode], **kwargs)
+
+
+def test_an_engine_of_hub_protocol_1(scan2, caplog):
+    with caplog.at_level("INFO", logger="shashki.hubclient"):
+        engine = scan2(variant="international", options={"threads": 2})
+    assert engine.protocol == 1 and engine.name == "Scan 2.0"
+    assert engine.id == {"name": "Scan 2.0", "author": "Fabien Letouzey", "country": "France"}
+    assert any("Hub protocol 1" in r.getMessage() for r in caplog.records)
+    board = shashki.Board("international")
+    for text in ["32-28", "19-23", "28x19", "14x23", "37-32", "10-14"]:
+        board.push(text)
+    result = engine.play(board, Limit(depth=3))
+    assert result.move in board.legal_moves
+    assert (result.info.depth, result.info.score, result.info.nodes) == \
+        (1, shashki.engine.Score(12), 345)
+    assert result.info.pv == (result.move,)
+    for limit, seen in [(Limit(depth=3), "[('depth', ['3'])]"),
+                        (Limit(movetime=0.25), "[('time', ['250'])]"),
+                        (Limit(clock=60.0, increment=1.0, moves=10),
+                         "[('level', ['10', '59000', '1000'])]")]:
+        caplog.clear()
+        with caplog.at_level("DEBUG", logger="shashki.hubclient"):
+            assert engine.play(board, limit).move in board.legal_moves
+        assert f">> seen {seen}" in [r.getMessage() for r in caplog.records]
+    search = engine.analysis(board)             # `analyse` until stopped
+    engine.ping()
+    search.stop()
+    assert search.wait().move in board.legal_moves
+    with pytest.raises(HubError, match="protocol 1 has no node limit"):
+        engine.play(board, Limit(nodes=1000))
+    with pytest.raises(HubVariantError, match="protocol 1"):
+        engine.play(shashki.Board("russian"), Limit(depth=1))
+    assert engine.quit() == 0
+
+
+def test_a_position_refused_in_hub_protocol_1(scan2):
+    engine = scan2("refuse")
+    with pytest.raises(HubEngineError, match="refused the position .*: bad position$"):
+        engine.play(shashki.Board("international"), Limit(depth=1))
 
 
 def _ends_within(seconds, work):
