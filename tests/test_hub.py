@@ -381,6 +381,24 @@ def test_no_level_means_until_stop(engine):
     assert done_move(engine.until("done", timeout=5)[-1])["move"] in FIRST_MOVES["russian"]
 
 
+@pytest.mark.parametrize("mode", ["analyze", "think"])
+def test_an_infinite_search_answers_only_at_stop(engine, mode):
+    """`level infinite` ("for analysis, the GUI will send stop later", Scan's protocol.txt):
+    a search that has nothing more to find (a win in one, found in a few plies) still waits
+    for stop before its done."""
+    start(engine, "russian")
+    board = shashki.Board("russian", "W:Wc3:Bd4")
+    engine.send("pos pos=W:Wc3:Bd4", "level infinite", f"go {mode}")
+    lines = engine.quiet(1.0)
+    assert lines and lines[0].startswith("info ")
+    assert not any(line.startswith("done") for line in lines)
+    engine.send("ping")
+    assert not any(line.startswith("done") for line in engine.until("pong"))
+    engine.send("stop")
+    args = done_move(engine.until("done", timeout=5)[-1])
+    assert args["move"] == hubtext.move_text(board.parse_move("c3:e5"), "russian")
+
+
 @pytest.mark.parametrize("variant", ["russian", "international"])
 def test_ponder_then_ponder_hit(engine, variant):
     start(engine, variant)

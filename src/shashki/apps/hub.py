@@ -16,7 +16,9 @@ games as pydraughts does.  The protocol is line based::
     pos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww moves="32-28 19-23"
     level move-time=1                        (or depth= / nodes= / [moves=] time= [inc=] /
                                               infinite; a level lasts for one search and
-                                              `pos` resets it, as in Scan: no level = infinite)
+                                              `pos` resets it, as in Scan: no level = infinite;
+                                              an infinite search answers only after `stop`,
+                                              even one that has found all it can)
     go think                              -> info depth=.. score=.. nodes=.. time=.. nps=.. pv=".."
                                              done move=32-28 ponder=19-23
     ping                                  -> pong (also during a search)
@@ -82,6 +84,7 @@ class _Search:
         self.level = level        # for ponder-hit: the time limit that starts then
         self.thread = None
         self.finished = threading.Event()
+        self.stopping = threading.Event()   # stop was asked: an infinite search may answer
 
     def alive(self) -> bool:
         return self.thread is not None and self.thread.is_alive()
@@ -90,6 +93,7 @@ class _Search:
         """Stop the search and wait for its `done`.  Stop is asked again until the worker
         ends, so a request that lands between two iterations (or before the first) is not
         lost."""
+        self.stopping.set()
         thread = self.thread
         while thread is not None and thread.is_alive():
             self.engine.stop()
@@ -323,6 +327,10 @@ class HubSession:
             try:
                 result = engine.search(board, limit=limit, info=info, ponder=pondering)
                 assert result.best_move is not None     # the side to move has legal moves
+                if level.is_infinite:
+                    # "level infinite (for analysis, the GUI will send stop later)": a search
+                    # that has found all it can (a forced result, the deepest depth) waits
+                    search.stopping.wait()
                 pairs: List[Tuple[str, object]] = [("move", move_text(result.best_move, variant))]
                 if len(result.pv) > 1:
                     pairs.append(("ponder", move_text(result.pv[1], variant)))
