@@ -25,7 +25,8 @@ games as pydraughts does.  The protocol is line based::
     stop / ponder-hit                        (during a search; `stop` always yields `done`)
     quit
 
-Bad input is answered with ``error message="..."`` and the engine keeps working; unknown
+Bad input is answered with ``error message="..."`` and the engine keeps working (a line longer
+than MAX_LINE, 64 KiB, too: it is dropped without being held in memory); unknown
 arguments are ignored (the protocol asks for that so it can grow), unknown commands are not.
 
 The games and their text are in shashki.hubtext: the `variant` parameter takes each game's Hub
@@ -59,13 +60,17 @@ from ..limits import MAX_DEPTH, Limit
 from ..variants import DEFAULT, VARIANTS, Variant, get_variant
 from .args import SubParsers, add_command, add_variant, whole
 
-__all__ = ["DEFAULT_HASH_MB", "MAX_HASH_MB", "HubProtocolError", "HubSession", "add_parser",
+__all__ = ["DEFAULT_HASH_MB", "MAX_HASH_MB", "MAX_LINE", "HubProtocolError", "HubSession", "add_parser",
            "cmd_hub", "format_line", "format_value", "move_text", "parse_level", "parse_line",
            "parse_move", "parse_position", "position_text", "score_text"]
 
 DEFAULT_HASH_MB = 32
 #: the largest hash table the Hub's `hash` parameter offers, MiB
 MAX_HASH_MB = 4096
+#: the longest line read, in characters: the protocol's lines are short (a position of 50
+#: squares and a game's king moves are a few hundred), so a longer one is refused without
+#: being held (answered with an error, the engine going on)
+MAX_LINE = 64 * 1024
 _POLL_SECONDS = 0.02
 _COMMANDS = ("hub", "init", "set-param", "new-game", "pos", "level", "go", "ping", "stop",
              "ponder-hit", "quit")
@@ -145,9 +150,19 @@ class HubSession:
         """Read commands until `quit` or the end of the input; returns the exit status."""
         try:
             while True:
-                line = self._in.readline()
+                line = self._in.readline(MAX_LINE + 1)
                 if not line:
                     break                    # the GUI is gone: quit (protocol)
+                if len(line) > MAX_LINE and not line.endswith("\n"):
+                    while True:              # the rest of the line, read and dropped
+                        rest = self._in.readline(MAX_LINE)
+                        if not rest or rest.endswith("\n"):
+                            break
+                    self.error(f"a line longer than {MAX_LINE} characters was ignored "
+                               f"({line[:40]!r}...); Hub lines are short")
+                    if not rest:
+                        break
+                    continue
                 line = line.strip()
                 if not line:
                     continue
