@@ -165,13 +165,15 @@ class Board(BoardCore):
         game and convention.
         """
         # the perft runner loads threads, hashing and JSON: imported when a count is asked for
-        from .perft import check_depth, check_options
+        from .perft import PerftError, check_depth, check_options, checkpoint_path
         depth = check_depth(depth)
         check_options(jobs, hash_mb)
+        if checkpoint is not None:
+            checkpoint_path(checkpoint)     # a path that cannot be one, refused at once
         if table is not None:
             if hash_mb or executor is not None or checkpoint is not None or \
                     progress is not None or jobs not in (None, 1):
-                raise ValueError("a perft table is for a single-threaded run: give it without "
+                raise PerftError("a perft table is for a single-threaded run: give it without "
                                  "hash_mb, jobs, executor, checkpoint or progress")
             table.claim(f"{self.variant.rules.name} {'paths' if paths else 'unique'}")
             return _perft.perft(*self.masks, self.variant.rules, depth, paths, table,
