@@ -126,13 +126,19 @@ def test_progress_is_told_the_tasks():
 
 
 def test_depth_is_bounded():
-    # issue 12.8: a depth too large for the C counter was an OverflowError
+    # issue 12.8: a depth too large for the C counter was an OverflowError; issue 20.9: nan
+    # was a plain ValueError
     board = shashki.Board("russian")
-    for depth in (2 ** 70, 65, -1, 2.0, True):
-        with pytest.raises(ValueError, match="depth must be a whole number from 0 to 64"):
+    for depth in (2 ** 70, 65, -1, 2.0, True, float("nan")):
+        with pytest.raises(runner.PerftError, match="depth must be a whole number from 0 "
+                                                    "to 64"):
             runner.run(board, depth)
-    with pytest.raises(ValueError, match="from 0 to 64"):
-        board.perft(2 ** 70)
+    for depth in (2 ** 70, float("nan")):
+        with pytest.raises(runner.PerftError, match="from 0 to 64"):
+            board.perft(depth)
+        with pytest.raises(runner.PerftError, match="from 0 to 64"):
+            board.divide(depth)
+    assert issubclass(runner.PerftError, shashki.ShashkiError)
 
 
 @pytest.mark.parametrize("text", ["[" * 200000 + "\n", '{"a": ' * 100000 + "\n"])
@@ -307,7 +313,7 @@ def test_cli_corrupt_checkpoint_exits_2(tmp_path):
 def test_bad_perft_options_are_value_errors(kwargs):
     board = shashki.Board("russian")
     for depth in (3, 9):                     # the direct path and the split one
-        with pytest.raises(ValueError):
+        with pytest.raises(shashki.ShashkiError):
             board.perft(depth, **kwargs)
 
 

@@ -24,7 +24,7 @@ from ._core.arrays import Buffer
 from .board import Board
 from .colors import BLACK, WHITE, Color
 from .errors import PlayoutsError
-from .limits import as_int
+from .limits import _physical_memory_mb, as_int
 from .outcome import TERMINATION_CODES, Outcome, Termination, make_outcome
 from .variants import Variant, get_variant
 
@@ -110,6 +110,10 @@ def playouts(variant: Union[str, Variant, Board], n: int, *, seed: Optional[int]
     game ends; False plays on as Board.outcome() does.  `max_plies`: cut longer games (their
     termination is then 0).  `positions`, `actions`: record every ply (see Playouts), the
     actions numbered from the side to move's side with `perspective`.
+
+    PlayoutsError for an argument out of range, and for more games than the memory holds:
+    before any game is played when their results alone would not fit (GAME_BYTES a game),
+    and when an allocation fails.
     """
     board = variant if isinstance(variant, Board) else Board(get_variant(variant))
     count = as_int(n)
@@ -130,12 +134,33 @@ def playouts(variant: Union[str, Variant, Board], n: int, *, seed: Optional[int]
                        ("actions", actions), ("perspective", perspective)):
         if not isinstance(flag, bool):
             raise PlayoutsError(f"{name} must be True or False, not {flag!r}")
-    batch = _playouts.Batch(board, count, start, max(1, min(threads, count)), limit, claim_draw,
-                            perspective, positions, actions)
-    batch.run()
+    _check_memory(count)
+    try:
+        batch = _playouts.Batch(board, count, start, max(1, min(threads, count)), limit,
+                                claim_draw, perspective, positions, actions)
+        batch.run()
+    except MemoryError:
+        raise PlayoutsError(f"out of memory playing {count:,} games"
+                            + (" and recording their plies" if positions or actions else "")
+                            + "; play them in batches of fewer games") from None
     recorded_positions, recorded_actions = batch.records()
     return Playouts(board.variant, board.fmjd_draw_rules, batch.results, batch.lengths,
                     batch.terminations, batch.offsets(), recorded_positions, recorded_actions)
+
+
+#: the bytes each game takes in the results, whatever is recorded: results (1), lengths (4),
+#: terminations (1), offsets (8)
+GAME_BYTES = 14
+
+
+def _check_memory(count: int) -> None:
+    """PlayoutsError, before anything is allocated, when the results of `count` games alone
+    would not fit in this machine's memory."""
+    memory = _physical_memory_mb()
+    if memory is not None and count * GAME_BYTES > memory << 20:
+        raise PlayoutsError(f"{count:,} games need {count * GAME_BYTES / 2 ** 30:,.1f} GiB of "
+                            f"memory for their results, more than this machine's "
+                            f"{memory / 1024:,.1f} GiB; play them in batches of fewer games")
 
 
 def _jobs(jobs: Optional[int]) -> int:
