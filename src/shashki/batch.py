@@ -16,11 +16,12 @@ True
 from __future__ import annotations
 
 import os
+import struct
 from dataclasses import dataclass
 from typing import Optional, Union
 
 from ._core import playouts as _playouts
-from ._core.arrays import Buffer
+from ._core.arrays import Buffer, from_bytes
 from .board import Board
 from .colors import BLACK, WHITE, Color
 from .errors import PlayoutsError
@@ -135,6 +136,9 @@ def playouts(variant: Union[str, Variant, Board], n: int, *, seed: Optional[int]
         if not isinstance(flag, bool):
             raise PlayoutsError(f"{name} must be True or False, not {flag!r}")
     _check_memory(count)
+    over = board.outcome(claim_draw=claim_draw)
+    if over is not None:
+        return _finished(board, count, over, positions, actions)
     try:
         batch = _playouts.Batch(board, count, start, max(1, min(threads, count)), limit,
                                 claim_draw, perspective, positions, actions)
@@ -146,6 +150,22 @@ def playouts(variant: Union[str, Variant, Board], n: int, *, seed: Optional[int]
     recorded_positions, recorded_actions = batch.records()
     return Playouts(board.variant, board.fmjd_draw_rules, batch.results, batch.lengths,
                     batch.terminations, batch.offsets(), recorded_positions, recorded_actions)
+
+
+def _finished(board: Board, count: int, over: Outcome, positions: bool,
+              actions: bool) -> Playouts:
+    """`count` games of no ply from `board`, whose game is over: each ends as
+    Board.outcome says (a set-up position may show an end that no move made, which the C
+    rules, asked after each move, do not look for)."""
+    result = 0 if over.winner is None else 1 if over.winner == WHITE else -1
+    code = TERMINATION_CODES[over.termination.value]
+    return Playouts(board.variant, board.fmjd_draw_rules,
+                    from_bytes("b", (count,), struct.pack("b", result) * count),
+                    from_bytes("i", (count,), bytes(4 * count)),
+                    from_bytes("B", (count,), bytes([code]) * count),
+                    from_bytes("q", (count + 1,), bytes(8 * (count + 1))),
+                    from_bytes("Q", (0, 4), b"") if positions else None,
+                    from_bytes("i", (0,), b"") if actions else None)
 
 
 #: the bytes each game takes in the results, whatever is recorded: results (1), lengths (4),

@@ -139,7 +139,9 @@ cdef class Buffer:
         return (_rebuild, (self.format, self.shape, self.tobytes()))
 
 
-def _rebuild(str fmt, tuple shape, bytes data):
+def from_bytes(str fmt, tuple shape, bytes data):
+    """A Buffer of format `fmt` and `shape` (1 to 3 dimensions) holding a copy of `data`,
+    items in C order and native byte order (as struct.pack writes them)."""
     dims = list(shape) + [1] * (3 - len(shape))
     cdef Buffer b = new_buffer(fmt, len(shape), dims[0], dims[1], dims[2])
     if len(data) != b.size:
@@ -147,3 +149,8 @@ def _rebuild(str fmt, tuple shape, bytes data):
     if b.size:
         memcpy(b.data, <char *>data, b.size)
     return b
+
+
+def _rebuild(str fmt, tuple shape, bytes data):
+    # (unpickling; pickles name this function)
+    return from_bytes(fmt, shape, data)

@@ -774,8 +774,10 @@ cdef class BoardCore:
 
     cdef int _termination(self, int skip) except -1:
         # the first rule that ends the game here (T_NONE: it goes on), draws in `skip` passed over
-        if self.draw_rules.crowning_wins and self.pos.kings & self.pos.pieces[self.pos.turn ^ 1]:
-            return T_CROWNED
+        if self.draw_rules.crowning_wins and self.pos.kings:
+            return T_CROWNED        # a side has crowned (in a set-up position, maybe either)
+        if not self.pos.pieces[self.pos.turn ^ 1]:
+            return T_NO_MOVES       # a set-up position: the side that has just moved has none
         self.generate()
         if not self.nmoves:
             return T_NO_MOVES
@@ -792,19 +794,30 @@ cdef class BoardCore:
         40-move rule, and in russian (or brazilian with `fmjd_draw_rules=True`) FMJD-64
         7.2.4-7.2.8.  Draws a player must claim (english, WCDF) count only with
         `claim_draw=True`.
+
+        A set-up position may show an end that no move made: a side with no pieces has lost
+        (in giveaway and antidraughts, won), whoever is to move (Termination.NO_MOVES, as the
+        side to move would be left without a move at its turn); in breakthrough a side that
+        has a king has won (KING_CROWNED), whoever is to move (if both have one, the side
+        that has just moved, as when it crowns).
         """
         cdef int code = self._termination(0 if claim_draw else self.claims)
+        cdef int loser, winner
         if code == T_NONE:
             if claim_draw and (self.claims >> T_REPETITION) & 1 and self.repetition_ahead():
                 return _make_outcome(T_REPETITION, None, self.variant, False)
             return None
         if code == T_NO_MOVES:
             loser = self.pos.turn
+            if self.pos.pieces[loser] and not self.pos.pieces[loser ^ 1]:
+                loser ^= 1              # the side that has just moved has no pieces
             return _make_outcome(code, COLORS[loser if self.reversed_goal else loser ^ 1],
                                  self.variant, self.fmjd_draw_rules)
         if code == T_CROWNED:
-            return _make_outcome(code, COLORS[self.pos.turn ^ 1], self.variant,
-                                 self.fmjd_draw_rules)
+            winner = self.pos.turn ^ 1
+            if not self.pos.kings & self.pos.pieces[winner]:
+                winner ^= 1             # only the side to move has a king
+            return _make_outcome(code, COLORS[winner], self.variant, self.fmjd_draw_rules)
         return _make_outcome(code, None, self.variant, self.fmjd_draw_rules)
 
     def is_game_over(self, bint claim_draw=False):
