@@ -39,7 +39,8 @@ _CODES = {TERMINATION_CODES[t.value]: t for t in Termination}
 @dataclass(frozen=True, eq=False)
 class Playouts:
     """The games of one `playouts` call.  Every array is a shashki Buffer (numpy.asarray takes
-    it without a copy; `.tolist()` needs no numpy), game i at index i.
+    it without a copy; without numpy it is a sequence: ``games.results[i]``, iteration,
+    `.tolist()`), game i at index i.
 
     - `results` (int8): 1 White won, -1 Black won, 0 drawn (or cut at max_plies); the winner
       as Board.outcome names it (in giveaway the side left without a move, in breakthrough
@@ -70,20 +71,20 @@ class Playouts:
     @property
     def plies(self) -> int:
         """The plies of all the games together."""
-        total: int = self.offsets.tolist()[-1]
+        total: int = self.offsets[-1]
         return total
 
     def termination(self, game: int) -> Optional[Termination]:
         """Why game `game` ended (None: it was cut at max_plies)."""
-        return _CODES.get(self.terminations.tolist()[game])
+        return _CODES.get(self.terminations[game])
 
     def outcome(self, game: int) -> Optional[Outcome]:
         """The Outcome of game `game`, as Board.outcome would give it at its end (None: it was
         cut at max_plies)."""
-        code = self.terminations.tolist()[game]
+        code = self.terminations[game]
         if code == 0:
             return None
-        result = self.results.tolist()[game]
+        result = self.results[game]
         winner: Optional[Color] = WHITE if result == 1 else BLACK if result == -1 else None
         return make_outcome(code, winner, self.variant, self.fmjd_draw_rules)
 
