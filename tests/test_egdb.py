@@ -256,3 +256,15 @@ def test_egdb_command_words(tmp_path):
     assert f"of {entries:,} entries" in last and "no position" in last, last
     probed = run("probe", "russian", "W:WKc1:BKe3,Kg5")       # c1 takes both at once
     assert "1 ply to the next capture" in probed.stdout, probed.stdout
+
+
+def test_the_hub_plays_on_with_a_damaged_table_in_the_default_folder(small):
+    # issue 20.5/20.7: a bad header made every `go` an internal error
+    _rewrite(_table(small, "russian", (0, 1, 0, 1)), b"[1,2]")
+    proc = subprocess.run(
+        [sys.executable, "-m", "shashki", "hub", "--variant", "russian", "--hash", "2"],
+        input="hub\ninit\npos pos=W:WKa1,Kc1:Bh8\nlevel depth=3\ngo think\nquit\n",
+        capture_output=True, text=True, timeout=120, env=dict(ENV, SHASHKI_EGDB=str(small)))
+    assert proc.returncode == 0, proc.stderr
+    assert "error" not in proc.stdout and "\ndone move=" in proc.stdout, proc.stdout
+    assert "0101" in proc.stderr and "header" in proc.stderr
