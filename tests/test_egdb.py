@@ -123,11 +123,15 @@ def test_the_engine_probes_the_tables(folder):
     assert off.search(board, depth=4).score.egdb is None and off.egdb_hits == 0
 
 
+def egdb_command(folder, *args):
+    """`shashki egdb ARGS --dir FOLDER`, run."""
+    return subprocess.run([sys.executable, "-m", "shashki", "egdb", *args, "--dir", str(folder)],
+                          capture_output=True, text=True, env=ENV, timeout=120)
+
+
 def test_egdb_command(tmp_path):
     def run(*args):
-        return subprocess.run([sys.executable, "-m", "shashki", "egdb", *args,
-                               "--dir", str(tmp_path)],
-                              capture_output=True, text=True, env=ENV, timeout=120)
+        return egdb_command(tmp_path, *args)
 
     built = run("build", "italian", "2")
     assert built.returncode == 0 and "italian up to 2 pieces" in built.stdout
@@ -244,9 +248,7 @@ def test_missing_table_messages(small):
 
 def test_egdb_command_words(tmp_path):
     def run(*args):
-        return subprocess.run([sys.executable, "-m", "shashki", "egdb", *args,
-                               "--dir", str(tmp_path)],
-                              capture_output=True, text=True, env=ENV, timeout=120)
+        return egdb_command(tmp_path, *args)
 
     built = run("build", "russian", "3")
     entries = int(built.stdout.splitlines()[-1].split(" entries")[0].split()[-1]

@@ -250,12 +250,17 @@ FAKE = textwrap.dedent('''
 ''')
 
 
+def _script_engine(folder, started, name, text):
+    """popen of the Python script `text` (saved in `folder` as `name`) in a mode."""
+    script = folder / name
+    script.write_text(text)
+    return lambda mode, **kwargs: started([sys.executable, str(script), mode], **kwargs)
+
+
 @pytest.fixture
 def fake(tmp_path, started):
     """A fake engine that fails in the way its mode says."""
-    script = tmp_path / "fake_hub.py"
-    script.write_text(FAKE)
-    return lambda mode, **kwargs: started([sys.executable, str(script), mode], **kwargs)
+    return _script_engine(tmp_path, started, "fake_hub.py", FAKE)
 
 
 def test_scan_like_engine_plays_its_games_only(fake):
@@ -399,14 +404,13 @@ SCAN_2 = textwrap.dedent('''
 
 @pytest.fixture
 def scan2(tmp_path, started):
-    script = tmp_path / "scan2.py"
-    script.write_text(SCAN_2)
-    return lambda mode="good", **kwargs: started([sys.executable, str(script), mode], **kwargs)
+    """An engine of Hub protocol 1, as Scan 2.0 (mode "good", or "refuse" every position)."""
+    return _script_engine(tmp_path, started, "scan2.py", SCAN_2)
 
 
 def test_an_engine_of_hub_protocol_1(scan2, caplog):
     with caplog.at_level("INFO", logger="shashki.hubclient"):
-        engine = scan2(variant="international", options={"threads": 2})
+        engine = scan2("good", variant="international", options={"threads": 2})
     assert engine.protocol == 1 and engine.name == "Scan 2.0"
     assert engine.id == {"name": "Scan 2.0", "author": "Fabien Letouzey", "country": "France"}
     assert any("Hub protocol 1" in r.getMessage() for r in caplog.records)
