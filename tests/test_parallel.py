@@ -490,3 +490,17 @@ def test_resumed_figures(tmp_path):
                           check=True).stdout
     assert f"resumed {data['tasks']} of {data['tasks']} tasks" in text
     assert "M leaves/" not in text
+
+
+def test_a_checkpoint_written_before_the_split_was_recorded_resumes(tmp_path):
+    # a header without min_tasks was split as 1-4 jobs split (32 tasks at least): resumed so
+    path = tmp_path / "old.ckpt"
+    board = shashki.Board("russian")
+    with pytest.raises(_Interrupt):
+        runner.run(board, 9, jobs=2, checkpoint=path, progress=_interrupt_after(5))
+    lines = path.read_text().splitlines(keepends=True)
+    header = json.loads(lines[0])
+    assert header.pop("min_tasks") == 32
+    path.write_text(json.dumps(header, sort_keys=True) + "\n" + "".join(lines[1:]))
+    result = runner.run(board, 9, jobs=16, checkpoint=path)
+    assert result.nodes == board.perft(9, jobs=1) and result.resumed == 5
