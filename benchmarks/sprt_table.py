@@ -14,6 +14,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 
+def _elo(value):
+    # a number, or "+inf" / "-inf" (a side that won every game)
+    return value if isinstance(value, str) else f"{value:+.1f}"
+
+
 def main(argv):
     path = Path(argv[0]) if argv else HERE / "sprt" / "log.jsonl"
     print("| A | B | game | games | W-D-L (A) | pentanomial | Elo (95%) | SPRT | LLR | result |")
@@ -30,7 +35,7 @@ def main(argv):
         llr = f"{s['llr']:+.2f}" if s else "-"
         print(f"| {e['a']} | {e['b']} | {e['variant']} | {e['games']} | "
               f"{'-'.join(map(str, e['wdl']))} | {e['pentanomial']} | "
-              f"{e['elo']:+.1f} ({low:+.1f} .. {high:+.1f}) | {bounds} | "
+              f"{_elo(e['elo'])} ({_elo(low)} .. {_elo(high)}) | {bounds} | "
               f"{llr} | {result} |")
     return 0
 

@@ -76,9 +76,17 @@ action as c3-d4.
     Move('c3-d4')
     >>> board.move_to_action(board.parse_move("f6-e5"), perspective=True)
     301
+    >>> board.legal_actions()                 # ascending, as OpenSpiel's
+    [656, 657, 689, 690, 722, 723, 755]
     >>> mask = board.legal_action_mask()
-    >>> len(mask), sum(mask.tolist())
-    (1535, 7)
+    >>> len(mask), sum(mask), mask[656], mask[-1]
+    (1535, 7, 1, 0)
+
+`legal_actions()` lists the actions in ascending order, as OpenSpiel's does (not in the order
+of `legal_moves`: `move_to_action` and `action_to_move` map one to the other).  The mask, the
+planes and the playouts' arrays are shashki Buffers: sequences (`len`, `m[i]` with negative
+`i` too, slices, iteration, `tolist()`) that export the buffer protocol, so
+`numpy.asarray(mask)` takes them without a copy; a row or a slice is a copy.
 
 An action out of range raises `InvalidActionError`, one that no legal move has
 `IllegalActionError` (which lists the legal actions); both are `ValueError`s.

@@ -22,7 +22,7 @@ SIZE = {v: shashki.get_variant(v).action_space_size for v in VARIANTS}
 def test_actions_are_a_bijection_with_the_legal_moves(board, perspective):
     moves = list(board.legal_moves)
     actions = [board.move_to_action(m, perspective=perspective) for m in moves]
-    assert actions == board.legal_actions(perspective=perspective)
+    assert sorted(actions) == board.legal_actions(perspective=perspective)
     assert len(set(actions)) == len(moves), "two legal moves share an action"
     assert all(0 <= a < board.variant.action_space_size for a in actions)
     for move, action in zip(moves, actions):
@@ -203,6 +203,54 @@ def test_buffers_pickle_and_compare():
     assert planes != shashki.Board("italian", "W:W21:B1").planes()
     with pytest.raises(TypeError, match="made by shashki"):
         type(planes)()
+
+
+def test_buffers_are_sequences():
+    # issue 20.15: len() but no m[i], no iteration without numpy
+    from collections.abc import Sequence
+    board = shashki.Board("russian")
+    mask = board.legal_action_mask()
+    items = mask.tolist()
+    assert isinstance(mask, Sequence) and list(mask) == items
+    assert mask[301] == 1 and mask[0] == 0 and mask[-1] == items[-1] and type(mask[301]) is int
+    assert [i for i, bit in enumerate(mask) if bit] == board.legal_actions()
+    part = mask[300:310]
+    assert part.format == "B" and part.tolist() == items[300:310] and len(part) == 10
+    assert mask[::-7].tolist() == items[::-7] and mask[5:2].tolist() == []
+    assert 1 in mask and mask.count(1) == 7 and mask.index(1) == items.index(1)
+    assert list(reversed(mask))[:3] == items[::-1][:3]
+    with pytest.raises(IndexError):
+        mask[len(mask)]
+    with pytest.raises(IndexError):
+        mask[-len(mask) - 1]
+    with pytest.raises(TypeError):
+        mask["1"]
+    # a buffer of more dimensions: an int gives a row (a Buffer of its own), a slice rows
+    planes = board.planes()
+    data = planes.tolist()
+    assert planes[0].shape == (8, 8) and planes[0].tolist() == data[0]
+    assert planes[-1][7].tolist() == data[-1][7] and planes[0][0][1] == data[0][0][1]
+    assert type(planes[0][0][1]) is float
+    assert planes[2:4].shape == (2, 8, 8) and planes[2:4].tolist() == data[2:4]
+    assert [row.tolist() for row in planes] == data
+    # the playouts' results too, and a copy stays a Buffer with the buffer protocol
+    games = shashki.playouts("russian", 5, seed=1, positions=True)
+    assert list(games.results) == games.results.tolist() and games.lengths[-1] > 0
+    assert games.positions[0].tolist() == games.positions.tolist()[0]
+    assert memoryview(planes[1:3]).shape == (2, 8, 8)
+
+
+def test_legal_actions_are_sorted():
+    # issue 20.15: OpenSpiel's legal_actions are sorted; the moves' order is that of
+    # legal_moves, which move_to_action maps one by one
+    for fen in ["W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+                "W:WKa1:Bc3,e5,e3,c5", "B:Wc3,e3,Kh2:Bb6,d6,d4,f4,f6"]:
+        board = shashki.Board("russian", fen)
+        for perspective in (False, True):
+            actions = board.legal_actions(perspective=perspective)
+            assert actions == sorted(actions) and len(actions) == len(board.legal_moves)
+            assert actions == sorted(board.move_to_action(m, perspective=perspective)
+                                     for m in board.legal_moves)
 
 
 def test_the_actions_page_is_current():

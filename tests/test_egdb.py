@@ -106,7 +106,8 @@ def test_bad_input(tmp_path):
     egdb.build("english", 2, tmp_path)
     path = tmp_path / "english" / "0101.egdb"
     path.write_bytes(path.read_bytes()[:40])
-    with pytest.raises(egdb.EgdbError, match="damaged|not"):
+    with pytest.raises(egdb.EgdbError, match="damaged|not"), \
+            pytest.warns(egdb.EgdbWarning, match="0101.*damaged"):
         egdb.open_tables("english", tmp_path).probe(shashki.Board("english", "W:WK1:BK32"))
 
 
@@ -123,11 +124,15 @@ def test_the_engine_probes_the_tables(folder):
     assert off.search(board, depth=4).score.egdb is None and off.egdb_hits == 0
 
 
+def egdb_command(folder, *args):
+    """`shashki egdb ARGS --dir FOLDER`, run."""
+    return subprocess.run([sys.executable, "-m", "shashki", "egdb", *args, "--dir", str(folder)],
+                          capture_output=True, text=True, env=ENV, timeout=120)
+
+
 def test_egdb_command(tmp_path):
     def run(*args):
-        return subprocess.run([sys.executable, "-m", "shashki", "egdb", *args,
-                               "--dir", str(tmp_path)],
-                              capture_output=True, text=True, env=ENV, timeout=120)
+        return egdb_command(tmp_path, *args)
 
     built = run("build", "italian", "2")
     assert built.returncode == 0 and "italian up to 2 pieces" in built.stdout
@@ -150,3 +155,119 @@ def test_games_the_databases_cannot_hold(tmp_path, name):
         egdb.build(name, 2, tmp_path)
     assert egdb.for_engine(get_variant(name), tmp_path) is None
     assert not list(tmp_path.iterdir())
+
+
+# --- damaged tables (issue 20) -------------------------------------------------------------
+
+def _table(folder, variant, sig):
+    return folder / variant / ("".join(map(str, sig)) + ".egdb")
+
+
+def _rewrite(path, header_line, body=None):
+    """The table at `path` with another header line (bytes) and, when given, body."""
+    blob = path.read_bytes()
+    magic = b"shashki-egdb 1\n"
+    _, _, old_body = blob[len(magic):].partition(b"\n")
+    path.write_bytes(magic + header_line + b"\n" + (old_body if body is None else body))
+
+
+@pytest.fixture
+def small(tmp_path):
+    """russian tables up to 3 pieces in a folder of the test's own."""
+    egdb.build("russian", 3, tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize("header", [b"[1,2]", b'"x"', b"5", b"null", b"[" * 100_000,
+                                    b'{"game": "russian"}',
+                                    b'{"game": 1, "signature": "0101", "size": [],'
+                                    b' "limit": null, "crc32": "x"}'])
+def test_a_bad_header_is_refused_with_an_egdb_error(small, header):
+    _rewrite(_table(small, "russian", (0, 1, 0, 1)), header)
+    tables = egdb.open_tables("russian", small)
+    with pytest.warns(egdb.EgdbWarning, match="0101.*header"):
+        tables.load()
+    with pytest.raises(egdb.MissingTableError, match="0101.*damaged.*header.*"
+                                                     "shashki egdb build russian 2"):
+        tables.probe(shashki.Board("russian", "W:WKc1:BKf8"))
+
+
+@pytest.mark.parametrize("mib,refusal", [(1 / 4, "inflates to more than its size"),
+                                          (64, "longer than a table of .* compresses to")])
+def test_a_decompression_bomb_is_refused_early(small, mib, refusal):
+    """A table whose body inflates far beyond the size its header gives: refused as soon as
+    the inflation passes that size (a small bomb), or before inflating it when the body
+    itself is longer than the table could compress to (a big one), never inflated whole."""
+    import json
+    import tracemalloc
+    import zlib
+    path = _table(small, "russian", (0, 1, 0, 1))
+    header = json.loads(path.read_bytes().split(b"\n")[1])
+    bomb = zlib.compressobj(9)
+    chunk = bytes(1 << 18)
+    body = b"".join(bomb.compress(chunk) for _ in range(int(mib * 4))) + bomb.flush()
+    _rewrite(path, json.dumps(header).encode(), body)
+    tables = egdb.open_tables("russian", small)
+    tracemalloc.start()
+    try:
+        with pytest.warns(egdb.EgdbWarning, match="0101.*" + refusal):
+            tables.load()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < max(len(body), 1 << 20) * 4, f"{peak / 2 ** 20:.1f} MiB to refuse it"
+
+
+def test_one_damaged_table_is_skipped_with_one_warning(small, recwarn):
+    # a table of 3 pieces damaged: the engine keeps the others, and plays on
+    path = _table(small, "russian", (0, 2, 0, 1))
+    path.write_bytes(path.read_bytes()[:60])
+    engine = Engine("russian", 8, egdb=small)
+    again = Engine("russian", 8, egdb=small)        # the same tables: no second warning
+    warned = [w for w in recwarn.list if issubclass(w.category, egdb.EgdbWarning)]
+    assert len(warned) == 1 and "0201" in str(warned[0].message)
+    assert engine.egdb is not None and engine.egdb.complete_pieces == 2
+    assert (0, 2, 0, 1) in engine.egdb.damaged
+    for board in [shashki.Board("russian"), shashki.Board("russian", "W:WKa1,Kc1:BKh8"),
+                  shashki.Board("russian", "W:WKc1:BKf8")]:
+        assert again.search(board, depth=4).best_move in board.legal_moves
+    # and `shashki egdb build` makes it again
+    report = egdb.build("russian", 3, small)
+    assert report.built == 2 and egdb.open_tables("russian", small).load() == 3
+
+
+def test_missing_table_messages(small):
+    tables = egdb.open_tables("russian", small)
+    board = shashki.Board("russian", "W:WKa1,Kc1:BKh8,Kf8")
+    with pytest.raises(egdb.MissingTableError) as caught:
+        tables.probe(board)
+    text = str(caught.value)
+    assert not text.startswith(("'", '"')) and "0202" in text
+    assert f"shashki egdb build russian 4 --dir {small}" in text
+    assert isinstance(caught.value, KeyError)       # as python-chess's, for `except KeyError`
+
+
+def test_egdb_command_words(tmp_path):
+    def run(*args):
+        return egdb_command(tmp_path, *args)
+
+    built = run("build", "russian", "3")
+    entries = int(built.stdout.splitlines()[-1].split(" entries")[0].split()[-1]
+                  .replace(",", ""))
+    verified = run("verify", "russian", "3")
+    last = verified.stdout.splitlines()[-1]
+    assert f"of {entries:,} entries" in last and "no position" in last, last
+    probed = run("probe", "russian", "W:WKc1:BKe3,Kg5")       # c1 takes both at once
+    assert "1 ply to the next capture" in probed.stdout, probed.stdout
+
+
+def test_the_hub_plays_on_with_a_damaged_table_in_the_default_folder(small):
+    # issue 20.5/20.7: a bad header made every `go` an internal error
+    _rewrite(_table(small, "russian", (0, 1, 0, 1)), b"[1,2]")
+    proc = subprocess.run(
+        [sys.executable, "-m", "shashki", "hub", "--variant", "russian", "--hash", "2"],
+        input="hub\ninit\npos pos=W:WKa1,Kc1:Bh8\nlevel depth=3\ngo think\nquit\n",
+        capture_output=True, text=True, timeout=120, env=dict(ENV, SHASHKI_EGDB=str(small)))
+    assert proc.returncode == 0, proc.stderr
+    assert "error" not in proc.stdout and "\ndone move=" in proc.stdout, proc.stdout
+    assert "0101" in proc.stderr and "header" in proc.stderr

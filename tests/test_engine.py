@@ -8,6 +8,7 @@ import pytest
 import shashki
 from shashki import engine
 from shashki.engine import Engine, Score
+from shashki.errors import InvalidLimitError, InvalidOptionError, ShashkiError
 from shashki.limits import Limit
 
 VARIANTS = ["russian", "giveaway", "brazilian", "italian", "english"]
@@ -85,13 +86,16 @@ def test_no_legal_move():
 
 
 def test_bad_limits_are_value_errors():
+    # each a ShashkiError of its kind (issue 20.9: nan and -0.0 raised a plain ValueError)
     board = shashki.Board("russian")
     for kwargs in ({"depth": 0}, {"depth": "3"}, {"nodes": -1}, {"movetime": 0},
-                   {"clock": -2}):
-        with pytest.raises(ValueError):
+                   {"clock": -2}, {"depth": float("nan")}, {"movetime": -0.0},
+                   {"nodes": float("nan")}, {"clock": float("-inf")}):
+        with pytest.raises(InvalidLimitError):
             engine.search(board, **kwargs)
-    with pytest.raises(ValueError):
+    with pytest.raises(shashki.InvalidVariantError, match="plays russian, not english"):
         Engine("russian").search(shashki.Board("english"), depth=2)
+    assert issubclass(InvalidLimitError, ShashkiError) and issubclass(ShashkiError, ValueError)
 
 
 def test_score_text():
@@ -117,9 +121,9 @@ def test_score_text():
 ])
 def test_every_limit_is_checked(kwargs, expected):
     board = shashki.Board("russian")
-    with pytest.raises(ValueError, match=expected):
+    with pytest.raises(InvalidLimitError, match=expected):
         engine.search(board, **kwargs)
-    with pytest.raises(ValueError, match=expected):
+    with pytest.raises(InvalidLimitError, match=expected):
         Limit(**kwargs)
 
 
@@ -127,9 +131,9 @@ def test_a_limit_object_or_keywords():
     board = shashki.Board("italian")
     result = engine.search(board, limit=Limit(depth=3))
     assert result.depth == 3 and result.best_move in board.legal_moves
-    with pytest.raises(ValueError, match="not both"):
+    with pytest.raises(InvalidLimitError, match="not both"):
         engine.search(board, depth=2, limit=Limit(depth=3))
-    with pytest.raises(ValueError, match="Limit"):
+    with pytest.raises(InvalidLimitError, match="Limit"):
         engine.search(board, limit={"depth": 3})
     assert Limit(clock=0).budget() > 0           # a clock that has run out still gets a move
     assert Limit(clock=60, increment=1).budget() == pytest.approx(60 / 40 + 0.8)
@@ -144,7 +148,7 @@ def test_a_limit_object_or_keywords():
     ({"man": "100"}, "whole number"), ({"kingg": 3}, "unknown evaluation weight 'kingg'"),
 ])
 def test_engine_settings_are_checked(kwargs, expected):
-    with pytest.raises(ValueError, match=expected):
+    with pytest.raises(ShashkiError, match=expected):
         Engine("russian", **kwargs)
 
 
@@ -253,7 +257,7 @@ def test_search_options_change_the_search_not_its_legality(options):
                                               ({"threats": -1}, "whole number from 0"),
                                               ({"aspiration": 2.5}, "whole number")])
 def test_bad_search_options(options, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(InvalidOptionError, match=message):
         Engine("russian", 1, options=options)
 
 

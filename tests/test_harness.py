@@ -158,3 +158,31 @@ def test_match_command_runs_an_sprt(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "shashki", "match", "depth=1", "depth=1",
                           "--sprt", "5,0"], capture_output=True, text=True, env=ENV)
     assert bad.returncode == 2 and "ELO0 < ELO1" in bad.stderr
+
+
+def _strict_json(text):
+    """json.loads that refuses what is not JSON (Python's reads Infinity and NaN)."""
+    def refuse(constant):
+        raise AssertionError(f"{constant} is not JSON")
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_the_match_log_is_json_when_the_elo_is_infinite(tmp_path):
+    # issue 20.13: one side won every game: "elo": Infinity was written
+    log = tmp_path / "log.jsonl"
+    proc = subprocess.run(
+        [sys.executable, "-m", "shashki", "match", "depth=5", "depth=1", "--variant",
+         "russian", "--games", "2", "--max-moves", "80", "--log", str(log)],
+        capture_output=True, text=True, env=ENV, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    entry = _strict_json(log.read_text().splitlines()[-1])
+    assert entry["wdl"] == [2, 0, 0]
+    assert entry["elo"] == "+inf" and entry["elo95"] == ["+inf", "+inf"]
+
+
+def test_log_numbers():
+    from shashki.apps.match import log_number
+    assert log_number(12.345) == 12.3 and log_number(-0.04) == -0.0
+    assert log_number(float("inf")) == "+inf" and log_number(-float("inf")) == "-inf"
+    assert log_number(float("nan")) is None
+    assert log_number(1.7976931348623157e308) == "+inf"      # no Elo is that large

@@ -385,6 +385,24 @@ def test_no_level_means_until_stop(engine):
     assert done_move(engine.until("done", timeout=5)[-1])["move"] in FIRST_MOVES["russian"]
 
 
+@pytest.mark.parametrize("mode", ["analyze", "think"])
+def test_an_infinite_search_answers_only_at_stop(engine, mode):
+    """`level infinite` ("for analysis, the GUI will send stop later", Scan's protocol.txt):
+    a search that has nothing more to find (a win in one, found in a few plies) still waits
+    for stop before its done."""
+    start(engine, "russian")
+    board = shashki.Board("russian", "W:Wc3:Bd4")
+    engine.send("pos pos=W:Wc3:Bd4", "level infinite", f"go {mode}")
+    lines = engine.quiet(1.0)
+    assert lines and lines[0].startswith("info ")
+    assert not any(line.startswith("done") for line in lines)
+    engine.send("ping")
+    assert not any(line.startswith("done") for line in engine.until("pong"))
+    engine.send("stop")
+    args = done_move(engine.until("done", timeout=5)[-1])
+    assert args["move"] == hubtext.move_text(board.parse_move("c3:e5"), "russian")
+
+
 @pytest.mark.parametrize("variant", ["russian", "international"])
 def test_ponder_then_ponder_hit(engine, variant):
     start(engine, variant)
@@ -502,6 +520,44 @@ def test_huge_node_level_then_go_is_an_error_not_a_crash():
     text = out.getvalue()
     assert "internal error" not in text
     assert "nodes must be a whole number from 1 to" in text and "done move=" in text
+
+
+class _LongLines:
+    """Text input whose lines are handed out as readline asks, the longest piece it handed
+    out recorded: a line of millions of characters without holding it."""
+
+    def __init__(self, lines):
+        self.lines = list(lines)        # (text, repeat) pairs: text * repeat + "\n"
+        self.left = 0
+        self.longest = 0
+
+    def readline(self, size=-1):
+        if not self.left:
+            if not self.lines:
+                return ""
+            self.text, self.left = self.lines.pop(0)
+            self.left *= len(self.text)
+            self.left += 1              # the newline
+        take = self.left if size is None or size < 0 else min(size, self.left)
+        self.left -= take
+        newline = "\n" if not self.left else ""
+        body = take - len(newline)
+        piece = (self.text * (body // len(self.text) + 1))[:body] + newline
+        self.longest = max(self.longest, len(piece))
+        return piece
+
+
+def test_a_line_too_long_is_refused_in_bounded_memory():
+    """A line longer than MAX_LINE is answered with an error without being read whole, and
+    the engine goes on."""
+    out = io.StringIO()
+    source = _LongLines([("ping" + " " * 1000, 1), ("ping ", 2 << 20), ("ping", 1)])
+    assert hub.HubSession(source, out, "russian", hash_mb=1).run() == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "pong" and lines[-1] == "pong" and len(lines) == 3
+    command, args = hub.parse_line(lines[1])
+    assert command == "error" and "longer than 65536 characters" in args["message"]
+    assert source.longest <= hub.MAX_LINE + 1
 
 
 def test_garbage_during_a_search_does_not_stop_it(engine):

@@ -4,6 +4,7 @@ illegal move, an early exit, a refused position, no answer to stop)."""
 
 import sys
 import textwrap
+import threading
 import time
 
 import pytest
@@ -200,6 +201,10 @@ FAKE = textwrap.dedent('''
             continue
         command, args = hubtext.parse_line(line)
         if command == "hub":
+            if mode == "garbage":           # endless lines that are not the handshake
+                while True:
+                    say('"not a hub line')
+                    say("chatter " * 50)
             say("id name=fake version=1")
             # Scan's games, one of which (killer) shashki does not play
             say('param name=variant value=normal type=enum values="normal killer bt frisian '
@@ -208,6 +213,9 @@ FAKE = textwrap.dedent('''
         elif command == "set-param" and args.get("name") == "variant":
             variant = args["value"]
         elif command == "init":
+            if mode == "init-lines":        # as Scan 3.1 does while it loads its data
+                say("init book")
+                say("init eval")
             say("ready")
         elif command == "ping":
             say("pong")
@@ -215,11 +223,17 @@ FAKE = textwrap.dedent('''
             if mode == "refuse-position":
                 say('error message="bad position"')
                 continue
+            if mode == "refuse-bare":       # an error line without message=
+                say("error bad position")
+                continue
             board = hubtext.parse_position(args["pos"], hubtext.hub_variant(variant))
             for text in args.get("moves", "").split():
                 board.push(hubtext.parse_move(board, text))
         elif command == "go":
             say("info depth=1 score=0.25 nodes=7 pv=" + first_move())
+            if mode == "talkative":         # infos for ever, deaf to stop
+                while True:
+                    say("info depth=1 score=0.25 nodes=7 pv=" + first_move())
             if mode == "exit":
                 sys.exit(3)
             elif mode == "illegal":
@@ -235,12 +249,17 @@ FAKE = textwrap.dedent('''
 ''')
 
 
+def _script_engine(folder, started, name, text):
+    """popen of the Python script `text` (saved in `folder` as `name`) in a mode."""
+    script = folder / name
+    script.write_text(text)
+    return lambda mode, **kwargs: started([sys.executable, str(script), mode], **kwargs)
+
+
 @pytest.fixture
 def fake(tmp_path, started):
     """A fake engine that fails in the way its mode says."""
-    script = tmp_path / "fake_hub.py"
-    script.write_text(FAKE)
-    return lambda mode, **kwargs: started([sys.executable, str(script), mode], **kwargs)
+    return _script_engine(tmp_path, started, "fake_hub.py", FAKE)
 
 
 def test_scan_like_engine_plays_its_games_only(fake):
@@ -286,6 +305,184 @@ def test_a_search_that_never_ends_times_out(fake):
     with pytest.raises(HubTimeoutError, match="did not answer the search"):
         engine.play(shashki.Board("international"), Limit(movetime=0.05))
     assert engine.close() is not None           # killed if need be: no hang
+
+
+def test_an_error_without_message_keeps_its_text(fake):
+    engine = fake("refuse-bare")
+    with pytest.raises(HubEngineError, match="refused the position .*: bad position$"):
+        engine.play(shashki.Board("international"), Limit(depth=1))
+    assert engine.errors == ["bad position"]
+
+
+def test_lines_before_ready_are_not_warnings(fake, caplog):
+    # "it might display some information here, that the GUI should ignore" (Hub protocol 2)
+    with caplog.at_level("DEBUG", logger="shashki.hubclient"):
+        engine = fake("init-lines")
+        assert engine.play(shashki.Board("international"), Limit(depth=1)).move
+    assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == []
+    assert any("init book" in r.getMessage() for r in caplog.records)
+
+
+# Scan 2.0's Hub protocol (version 1), as its main.cpp speaks it: `name`, `author` and
+# `country` for `id`, no parameters, `set NAME VALUE`, `pos` with a lower-case side to move and
+# no moves (each comes as `move X`), the limits as `depth N`, `time MS`, `level MOVES MS MS`
+# (reset by `pos`), `go` / `ponder` / `analyse`, positional infos and `move X [PONDER]`; any
+# command during a search but ping and ponder-hit stops it, and is echoed as `input "..."`.
+SCAN_2 = textwrap.dedent('''
+    import sys, threading, queue
+    import shashki
+    from shashki import hubtext
+
+    mode = sys.argv[1]
+    lines = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(l) for l in sys.stdin] + [lines.put(None)],
+                     daemon=True).start()
+    board, limits, sent = shashki.Board("international"), {}, []
+
+    def say(line):
+        sent.append(line)
+        print(line, flush=True)
+
+    def search(ponder):
+        move = next(iter(board.legal_moves))
+        text = hubtext.move_text(move, board.variant)
+        say(f"info 1 1.0 12 345 0.01 0.3 {text}")
+        while ponder or mode == "slow":
+            line = lines.get()
+            if line is None:
+                sys.exit(0)
+            say(f'input "{line.strip()}"')
+            if line.split()[0] == "ping":
+                say("pong")
+            elif line.split()[0] != "ponder-hit":
+                lines.queue.appendleft(line)        # seen, left for the loop
+                break
+            else:
+                ponder = False
+        say(f"move {text}")
+
+    print("Scan 2.0 by Fabien Letouzey", flush=True)
+    while True:
+        line = lines.get()
+        if line is None:
+            break
+        words = line.split()
+        if not words:
+            continue
+        command, rest = words[0], words[1:]
+        if command == "hub":
+            say("name Scan 2.0")
+            say("author Fabien Letouzey")
+            say("country France")
+            say("wait")
+        elif command == "init":
+            say("ready")
+        elif command == "ping":
+            say("pong")
+        elif command == "pos":
+            if mode == "refuse" or len(rest) != 1 or len(rest[0]) != 51 or \
+                    rest[0][0] not in "wb":
+                say("error bad position")
+                continue
+            board = hubtext.parse_position(rest[0][0].upper() + rest[0][1:], "international")
+            limits = {}
+        elif command == "move":
+            try:
+                board.push(hubtext.parse_move(board, rest[0]))
+            except ValueError:
+                say("error illegal move")
+        elif command in ("depth", "time", "level", "set"):
+            limits[command] = rest
+        elif command in ("go", "analyse", "ponder"):
+            say("seen " + repr(sorted(limits.items())))
+            search(command == "ponder")
+        elif command == "quit":
+            break
+''')
+
+
+@pytest.fixture
+def scan2(tmp_path, started):
+    """An engine of Hub protocol 1, as Scan 2.0 (mode "good", or "refuse" every position)."""
+    return _script_engine(tmp_path, started, "scan2.py", SCAN_2)
+
+
+def test_an_engine_of_hub_protocol_1(scan2, caplog):
+    with caplog.at_level("INFO", logger="shashki.hubclient"):
+        engine = scan2("good", variant="international", options={"threads": 2})
+    assert engine.protocol == 1 and engine.name == "Scan 2.0"
+    assert engine.id == {"name": "Scan 2.0", "author": "Fabien Letouzey", "country": "France"}
+    assert any("Hub protocol 1" in r.getMessage() for r in caplog.records)
+    board = shashki.Board("international")
+    for text in ["32-28", "19-23", "28x19", "14x23", "37-32", "10-14"]:
+        board.push(text)
+    result = engine.play(board, Limit(depth=3))
+    assert result.move in board.legal_moves
+    assert (result.info.depth, result.info.score, result.info.nodes) == \
+        (1, shashki.engine.Score(12), 345)
+    assert result.info.pv == (result.move,)
+    for limit, seen in [(Limit(depth=3), "[('depth', ['3'])]"),
+                        (Limit(movetime=0.25), "[('time', ['250'])]"),
+                        (Limit(clock=60.0, increment=1.0, moves=10),
+                         "[('level', ['10', '59000', '1000'])]")]:
+        caplog.clear()
+        with caplog.at_level("DEBUG", logger="shashki.hubclient"):
+            assert engine.play(board, limit).move in board.legal_moves
+        assert f">> seen {seen}" in [r.getMessage() for r in caplog.records]
+    search = engine.analysis(board)             # `analyse` until stopped
+    engine.ping()
+    search.stop()
+    assert search.wait().move in board.legal_moves
+    with pytest.raises(HubError, match="protocol 1 has no node limit"):
+        engine.play(board, Limit(nodes=1000))
+    with pytest.raises(HubVariantError, match="protocol 1"):
+        engine.play(shashki.Board("russian"), Limit(depth=1))
+    assert engine.quit() == 0
+
+
+def test_a_position_refused_in_hub_protocol_1(scan2):
+    engine = scan2("refuse")
+    with pytest.raises(HubEngineError, match="refused the position .*: bad position$"):
+        engine.play(shashki.Board("international"), Limit(depth=1))
+
+
+def _ends_within(seconds, work):
+    """What `work()` raised, run in a thread that must end within `seconds` (a hang fails the
+    test instead of stopping the suite)."""
+    outcome = []
+
+    def run():
+        try:
+            work()
+            outcome.append(None)
+        except BaseException as exc:            # noqa: B902  (handed to the test)
+            outcome.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"still running after {seconds} s"
+    return outcome[0]
+
+
+def test_a_talkative_engine_times_out_with_bounded_memory(fake):
+    """An engine that answers go with infos for ever (and ignores stop): HubTimeoutError
+    once the search's time and the timeout are over, not a read loop that never ends; the
+    lines waiting and the infos kept stay bounded."""
+    engine = fake("talkative", timeout=2, search_timeout=3)
+    board = shashki.Board("international")
+    seen = []
+    error = _ends_within(60, lambda: engine.play(board, Limit(movetime=0.2),
+                                                 info=lambda i: seen.append(1)))
+    assert isinstance(error, HubTimeoutError), error
+    assert engine._lines.qsize() <= hubclient.MAX_QUEUED_LINES
+    search = engine.searching
+    assert search is not None and len(search.infos) <= hubclient.MAX_INFOS < len(seen)
+
+
+def test_garbage_during_the_handshake_times_out(fake):
+    error = _ends_within(60, lambda: fake("garbage", timeout=1))
+    assert isinstance(error, HubTimeoutError) and "did not answer hub" in str(error)
 
 
 def test_module_names():

@@ -67,12 +67,18 @@ def test_every_legal_moves_text_parses_back_to_it(board, data):
     for move in moves:
         text = str(move)
         assert board.parse_move(text) == move
-        # the full route, with any separator
-        route = data.draw(st.sampled_from(["-", "x", ":"])).join(name(s) for s in move.path)
+        # the full route, with any separator a capture may have ('-' alone for a quiet move)
+        seps = ["-", "x", ":"] if move.is_capture else ["-"]
+        route = data.draw(st.sampled_from(seps)).join(name(s) for s in move.path)
         assert board.parse_move(route) == move
-        # the separator carries nothing: swap it
+        # a capture's separator may be any; a quiet move written as a capture is refused
         for sep in "-x:":
-            assert board.parse_move(re.sub(r"[-x:]", sep, text)) == move
+            other = re.sub(r"[-x:]", sep, text)
+            if move.is_capture or sep == "-":
+                assert board.parse_move(other) == move
+            else:
+                with pytest.raises(IllegalMoveError, match="quiet move"):
+                    board.parse_move(other)
         decorated = " " + text.upper() + data.draw(st.sampled_from(["", "!", "?", "!?", "*"]))
         assert board.parse_move(decorated + " ") == move
         # the short form names one move unless another joins the same two squares
@@ -432,3 +438,24 @@ def test_a_flying_king_going_on_straight_may_land_anywhere_between():
         assert board.parse_move(f"a1:{between}:g7") == move
     with pytest.raises(IllegalMoveError):
         board.parse_move("a1:b2:g7")
+
+
+@pytest.mark.parametrize("variant,text,quiet", [
+    ("russian", "c3xd4", "c3-d4"), ("russian", "c3:d4", "c3-d4"), ("russian", "c3×d4", "c3-d4"),
+    ("english", "9x14", "9-14"), ("international", "31x27", "31-27"),
+    ("italian", "21:17", "21-17")])
+def test_a_quiet_move_written_as_a_capture_is_refused(variant, text, quiet):
+    # issue 20.10: the capture separators name a capture
+    board = Board(variant)
+    before = board.fen()
+    with pytest.raises(IllegalMoveError, match="written as a capture") as caught:
+        board.push(text)
+    assert quiet in str(caught.value) and [str(m) for m in caught.value.alternatives] == [quiet]
+    assert board.fen() == before and not board.move_stack
+    assert str(board.push(quiet)) == quiet
+
+
+def test_a_capture_written_with_a_dash_is_read():
+    # '-' joins the squares of any move: a capture written with it is the capture
+    board = Board("russian", "W:Wc3:Bd4")
+    assert str(board.push("c3-e5")) == "c3:e5"

@@ -894,6 +894,36 @@ def test_breakthrough_the_first_king_wins():
     assert score.value > 0 and score.is_win
 
 
+@pytest.mark.parametrize("variant,position,winner,termination", [
+    # issue 20.11: set-up positions whose game is over, whoever is to move
+    ("breakthrough", "W:WK1,31:B20", WHITE, T.KING_CROWNED),      # White has crowned
+    ("breakthrough", "B:W31:BK46,20", BLACK, T.KING_CROWNED),
+    ("breakthrough", "B:WK1,31:B20", WHITE, T.KING_CROWNED),      # (as before)
+    ("breakthrough", "W:W6:B45,K47", BLACK, T.KING_CROWNED),
+    ("international", "W:W46:B", WHITE, T.NO_MOVES),              # Black has no pieces
+    ("international", "B:W:B5", BLACK, T.NO_MOVES),
+    ("russian", "W:Wc3:B", WHITE, T.NO_MOVES),
+    ("english", "B:W:B5", BLACK, T.NO_MOVES),
+    ("giveaway", "W:Wc3:B", BLACK, T.NO_MOVES),                   # giveaway: none left wins
+    ("antidraughts", "W:W46:B", BLACK, T.NO_MOVES),
+    ("international", "W:W:B", BLACK, T.NO_MOVES)])               # (the side to move lost)
+def test_a_set_up_position_whose_game_is_over(variant, position, winner, termination):
+    board = shashki.Board(variant, position)
+    assert board.outcome() == Outcome(winner, termination)
+    assert board.outcome(claim_draw=True) == Outcome(winner, termination)
+    assert board.is_game_over() and board.result() == ("1-0" if winner == WHITE else "0-1")
+    assert not board.can_claim_draw()
+
+
+def test_playouts_from_a_position_whose_game_is_over():
+    for variant, position, result in [("international", "W:W46:B", 1),
+                                      ("breakthrough", "W:WK1,31:B20", 1),
+                                      ("giveaway", "W:Wc3:B", -1)]:
+        games = shashki.playouts(shashki.Board(variant, position), 3, seed=1)
+        assert games.lengths.tolist() == [0, 0, 0] and games.results.tolist() == [result] * 3
+        assert games.outcome(0) == shashki.Board(variant, position).outcome()
+
+
 @pytest.mark.parametrize("game", ["spanish", "czech", "thai"])
 def test_games_with_repetition_as_their_only_draw(game):
     # no move limit: a hundred plies of king moves, no position twice, are no draw

@@ -127,13 +127,19 @@ def test_progress_is_told_the_tasks():
 
 
 def test_depth_is_bounded():
-    # issue 12.8: a depth too large for the C counter was an OverflowError
+    # issue 12.8: a depth too large for the C counter was an OverflowError; issue 20.9: nan
+    # was a plain ValueError
     board = shashki.Board("russian")
-    for depth in (2 ** 70, 65, -1, 2.0, True):
-        with pytest.raises(ValueError, match="depth must be a whole number from 0 to 64"):
+    for depth in (2 ** 70, 65, -1, 2.0, True, float("nan")):
+        with pytest.raises(runner.PerftError, match="depth must be a whole number from 0 "
+                                                    "to 64"):
             runner.run(board, depth)
-    with pytest.raises(ValueError, match="from 0 to 64"):
-        board.perft(2 ** 70)
+    for depth in (2 ** 70, float("nan")):
+        with pytest.raises(runner.PerftError, match="from 0 to 64"):
+            board.perft(depth)
+        with pytest.raises(runner.PerftError, match="from 0 to 64"):
+            board.divide(depth)
+    assert issubclass(runner.PerftError, shashki.ShashkiError)
 
 
 @pytest.mark.parametrize("text", ["[" * 200000 + "\n", '{"a": ' * 100000 + "\n"])
@@ -308,7 +314,7 @@ def test_cli_corrupt_checkpoint_exits_2(tmp_path):
 def test_bad_perft_options_are_value_errors(kwargs):
     board = shashki.Board("russian")
     for depth in (3, 9):                     # the direct path and the split one
-        with pytest.raises(ValueError):
+        with pytest.raises(shashki.ShashkiError):
             board.perft(depth, **kwargs)
 
 
@@ -370,3 +376,132 @@ def test_a_table_is_kept_between_runs_of_one_game_and_convention():
     assert board.perft(6, paths=True, table=table) == board.perft(6, paths=True)
     with pytest.raises(ValueError, match="single-threaded"):
         board.perft(6, jobs=2, table=table)
+
+
+# --- checkpoints that survive any interruption, any --jobs, any path (issue 20) ----------
+
+def test_a_resumed_checkpoint_with_a_cut_line_stays_whole(tmp_path):
+    """A last line cut short is dropped before the run appends: every later resume works,
+    and an interruption at any byte loses at most the record being written."""
+    path = tmp_path / "run.ckpt"
+    board = shashki.Board("russian")
+    with pytest.raises(_Interrupt):
+        runner.run(board, 9, jobs=1, checkpoint=path, progress=_interrupt_after(10))
+    text = path.read_bytes()
+    lines = text.splitlines(keepends=True)
+    for cut in range(1, len(lines[-1])):          # the last record cut at every byte
+        path.write_bytes(b"".join(lines[:-1]) + lines[-1][:cut])
+        with pytest.raises(_Interrupt):
+            runner.run(board, 9, jobs=1, checkpoint=path, progress=_interrupt_after(10))
+        # a second resume of the file the first one wrote
+        resumed = path.read_bytes()
+        assert resumed.endswith(b"\n") and resumed.count(b"\n") == len(lines)
+    result = runner.run(board, 9, jobs=1, checkpoint=path)
+    assert result.nodes == board.perft(9, jobs=1) and result.resumed == len(lines) - 1
+
+
+def test_a_new_checkpoint_never_holds_half_a_header(tmp_path, monkeypatch):
+    # the header is written whole or not at all: an interruption while writing it leaves
+    # no file, which the next run starts afresh
+    path = tmp_path / "run.ckpt"
+    board = shashki.Board("russian")
+
+    def fail(*args):
+        raise _Interrupt
+
+    monkeypatch.setattr(runner.os, "replace", fail)
+    with pytest.raises(_Interrupt):
+        runner.run(board, 8, jobs=1, checkpoint=path)
+    monkeypatch.undo()
+    assert not path.exists()
+    assert runner.run(board, 8, jobs=1, checkpoint=path).nodes == 929899
+
+
+@pytest.mark.parametrize("first,then", [(1, 16), (16, 1), (2, 64), (64, 3)])
+def test_a_checkpoint_resumes_under_any_jobs(tmp_path, first, then):
+    path = tmp_path / "run.ckpt"
+    board = shashki.Board("english")
+    with pytest.raises(_Interrupt):
+        runner.run(board, 10, jobs=first, checkpoint=path, progress=_interrupt_after(5))
+    result = runner.run(board, 10, jobs=then, checkpoint=path)
+    assert result.nodes == board.perft(10, jobs=1) and result.resumed >= 5
+
+
+def _fifo(tmp_path):
+    import os
+    path = tmp_path / "fifo"
+    os.mkfifo(path)
+    return path
+
+
+@pytest.mark.parametrize("make,match", [
+    (lambda tmp: tmp, "is a folder"),
+    (lambda tmp: "/dev/null", "not a regular file"),
+    (_fifo, "not a regular file"),
+    (lambda tmp: (tmp / "link").symlink_to(tmp / "nowhere" / "x") or tmp / "link",
+     "symbolic link to .* which does not exist"),
+    (lambda tmp: tmp / "missing" / "run.ckpt", "folder .* does not exist")])
+def test_a_checkpoint_path_that_is_no_file_is_refused_at_once(tmp_path, make, match):
+    import threading
+    path = make(tmp_path)
+    started, raised = [], []
+
+    def run():
+        try:
+            runner.run(shashki.Board("russian"), 8, jobs=1, checkpoint=path,
+                       progress=lambda *args: started.append(1))
+        except Exception as exc:                # noqa: B902  (checked below)
+            raised.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)   # a FIFO blocked the old code
+    thread.start()
+    thread.join(60)
+    assert not thread.is_alive(), "the run blocked on the checkpoint path"
+    assert raised and isinstance(raised[0], runner.CheckpointError), raised
+    assert re.search(match, str(raised[0])), str(raised[0])
+    assert not started and not (tmp_path / "nowhere").exists()
+
+
+def test_resumed_figures(tmp_path):
+    """After a resume the bars count the resumed tasks, say so, and the rate counts only the
+    leaves counted in this run."""
+    import io
+    from shashki.apps.cli import ProgressBars
+    path = tmp_path / "run.ckpt"
+    board = shashki.Board("russian")
+    with pytest.raises(_Interrupt):
+        runner.run(board, 9, jobs=1, checkpoint=path, progress=_interrupt_after(7))
+    stream = io.StringIO()
+    bars = ProgressBars(stream)
+    result = runner.run(board, 9, jobs=1, checkpoint=path, progress=bars)
+    assert result.resumed == 7 and 0 < result.counted < result.nodes
+    last = stream.getvalue().split("\x1b[2K")[-len(board.legal_moves) - 1:]
+    assert f"resumed 7 of {result.tasks} tasks" in last[-1]
+    fractions = [line.split("] ")[1].split()[0].split("/") for line in last]
+    assert all(got == total for got, total in fractions), last
+    assert result.rate == result.counted / result.seconds
+    out = subprocess.run([sys.executable, "-m", "shashki", "perft", "russian", "9",
+                          "--checkpoint", str(path), "--json"], capture_output=True,
+                         text=True, check=True).stdout
+    data = json.loads(out)
+    assert data["resumed_tasks"] == data["tasks"] and data["counted"] == 0
+    assert data["rate"] is None
+    text = subprocess.run([sys.executable, "-m", "shashki", "perft", "russian", "9",
+                           "--checkpoint", str(path)], capture_output=True, text=True,
+                          check=True).stdout
+    assert f"resumed {data['tasks']} of {data['tasks']} tasks" in text
+    assert "M leaves/" not in text
+
+
+def test_a_checkpoint_written_before_the_split_was_recorded_resumes(tmp_path):
+    # a header without min_tasks was split as 1-4 jobs split (32 tasks at least): resumed so
+    path = tmp_path / "old.ckpt"
+    board = shashki.Board("russian")
+    with pytest.raises(_Interrupt):
+        runner.run(board, 9, jobs=2, checkpoint=path, progress=_interrupt_after(5))
+    lines = path.read_text().splitlines(keepends=True)
+    header = json.loads(lines[0])
+    assert header.pop("min_tasks") == 32
+    path.write_text(json.dumps(header, sort_keys=True) + "\n" + "".join(lines[1:]))
+    result = runner.run(board, 9, jobs=16, checkpoint=path)
+    assert result.nodes == board.perft(9, jobs=1) and result.resumed == 5

@@ -193,3 +193,10 @@ def test_endgames_end_by_the_same_rules(variant, fen, claim_draw):
     games = shashki.playouts(board, 40, seed=11, claim_draw=claim_draw, positions=True,
                              actions=True, max_plies=3000)
     replay(games, board, claim_draw)
+
+
+@pytest.mark.parametrize("n", [10 ** 12, 1 << 62])
+def test_more_games_than_the_memory_holds_is_a_playouts_error(n):
+    # issue 20.9: a bare MemoryError (and no word of what to do)
+    with pytest.raises(PlayoutsError, match="memory.*in batches"):
+        shashki.playouts("russian", n, seed=1)

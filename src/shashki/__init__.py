@@ -14,9 +14,9 @@ from ._core.position import Position
 from .board import Board, LegalMoves
 from .colors import BLACK, WHITE, Color
 from .errors import (AmbiguousMoveError, IllegalActionError, IllegalMoveError,
-                     InvalidActionError, InvalidFenError, InvalidMoveError, InvalidOpeningError,
-                     InvalidPdnError, InvalidSquareError, InvalidVariantError, PlayoutsError,
-                     ShashkiError)
+                     InvalidActionError, InvalidFenError, InvalidLimitError, InvalidMoveError,
+                     InvalidOpeningError, InvalidOptionError, InvalidPdnError,
+                     InvalidSquareError, InvalidVariantError, PlayoutsError, ShashkiError)
 from .move import Move
 from .outcome import Outcome, Termination
 from .variants import VARIANTS, Variant, get_variant
@@ -65,6 +65,7 @@ __all__ = [
     "ShashkiError", "InvalidFenError", "InvalidMoveError", "IllegalMoveError",
     "AmbiguousMoveError", "InvalidVariantError", "InvalidPdnError", "InvalidOpeningError",
     "InvalidSquareError", "InvalidActionError", "IllegalActionError", "PlayoutsError",
+    "InvalidLimitError", "InvalidOptionError",
     "playouts", "Playouts", "rl",
     "Opening", "openings", "opening_tables", "pdn", "Outcome", "Termination", "__version__",
 ]

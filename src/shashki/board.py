@@ -146,7 +146,9 @@ class Board(BoardCore):
         return move
 
     def legal_actions(self, *, perspective: bool = False) -> List[int]:
-        """The action numbers of the legal moves, in the order of `legal_moves`."""
+        """The action numbers of the legal moves, ascending, as OpenSpiel's
+        `legal_actions()` (not in the order of `legal_moves`: `move_to_action` maps a move,
+        `action_to_move` an action)."""
         actions: List[int] = _actions.legal_actions(self, perspective)
         return actions
 

@@ -40,6 +40,17 @@ the numbers of white men, white kings, black men and black kings with White to m
 ``$SHASHKI_EGDB`` or the user's cache (``~/.cache/shashki/egdb``), or a folder given.  Each file
 is the table's bytes compressed with zlib behind a small header.  `build` makes them
 (``shashki egdb build russian 5``), `verify` checks every position against its successors.
+A table has an entry for every slot of its index, and most slots are positions; the others
+(a white man and a black man on one square) hold none, so `verify` checks fewer positions
+than `build` writes entries.
+
+A table file is checked before it is used: its header (a JSON object with the game, the
+signature, the size, the draw-rule limit and a CRC-32, each of its type), the size the
+header gives against the size of the table, and the inflation, which stops as soon as it
+would pass that size (a file that inflates to more is refused without inflating it).  A table
+that fails (damaged, cut short, of another version) is skipped with one EgdbWarning: the
+other tables are used, and probing a position of that table raises MissingTableError, whose
+message says how to make it again (`build` rebuilds a damaged table in place).
 """
 
 from __future__ import annotations
@@ -47,7 +58,9 @@ from __future__ import annotations
 import json
 import os
 import random
+import shlex
 import time
+import warnings
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,7 +74,8 @@ from .errors import ShashkiError
 from .fen import write_fen
 from .variants import Variant, get_variant
 
-__all__ = ["MAX_PIECES", "BuildReport", "EgdbError", "MissingTableError", "Tables",
+__all__ = ["MAX_PIECES", "BuildReport", "EgdbError", "EgdbWarning", "MissingTableError",
+           "Tables",
            "build", "default_folder", "for_engine", "open_tables", "probe", "sample_boards",
            "signatures", "unsupported", "verify"]
 
@@ -80,7 +94,35 @@ class EgdbError(ShashkiError):
 
 
 class MissingTableError(EgdbError, KeyError):
-    """The tables do not hold the position (too many pieces, or a table not built)."""
+    """The tables do not hold the position (too many pieces, a table not built, or a
+    damaged one); the message says which table and the ``shashki egdb build`` command that
+    makes it.  A KeyError too, as python-chess's (``except KeyError`` still works), but
+    printed as the message it is, not quoted as a key."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class EgdbWarning(UserWarning):
+    """A table file that cannot be used (damaged, cut short, of another version): it is
+    skipped, and the other tables are used."""
+
+
+# the longest header line of a table file (a real one is about 100 bytes)
+_MAX_HEADER = 4096
+# the header's fields and their types
+_HEADER_FIELDS = {"game": str, "signature": list, "size": int, "limit": int, "crc32": int}
+
+
+def build_command(variant: Variant, pieces: int, folder: Path) -> str:
+    """The `shashki egdb build` command that makes the tables of up to `pieces` pieces in
+    `folder`."""
+    where = "" if folder == default_folder() else f" --dir {shlex.quote(str(folder))}"
+    return f"shashki egdb build {variant.name} {min(max(pieces, 2), MAX_PIECES)}{where}"
+
+
+def _code(sig: Signature) -> str:
+    return "".join(map(str, sig))
 
 
 def default_folder() -> Path:
@@ -155,31 +197,72 @@ def _write(path: Path, variant: Variant, sig: Signature, data: bytearray, limit:
     return len(_MAGIC) + len(body)
 
 
-def _read(path: Path, variant: Variant, sig: Signature, size: int, limit: int) -> bytearray:
-    try:
-        blob = path.read_bytes()
-    except OSError as exc:
-        raise EgdbError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
-    if not blob.startswith(_MAGIC) or b"\n" not in blob[len(_MAGIC):]:
-        raise EgdbError(f"{str(path)!r} is not a shashki endgame table")
-    line, _, body = blob[len(_MAGIC):].partition(b"\n")
+def _header(line: bytes, name: str) -> Dict[str, Any]:
+    """The header of a table file, checked: EgdbError unless it is a JSON object with every
+    field of _HEADER_FIELDS, each of its type."""
+    expected = ("expected a JSON object with game (text), signature (4 numbers), size, "
+                "limit and crc32 (numbers)")
     try:
         header = json.loads(line)
-        raw = zlib.decompress(body)
-    except (ValueError, zlib.error) as exc:
-        raise EgdbError(f"{str(path)!r} is damaged: {exc}") from None
-    if header.get("game") != variant.name or tuple(header.get("signature", ())) != sig or \
-            header.get("size") != size or len(raw) != size or \
-            header.get("crc32") != zlib.crc32(raw) or header.get("limit") != limit:
-        raise EgdbError(f"{str(path)!r} is not the {variant.name} table "
-                        f"{''.join(map(str, sig))} of this version of shashki (rebuild it)")
+    except (ValueError, RecursionError):    # not JSON, or nested too deep to read
+        raise EgdbError(f"{name} is damaged: its header is not JSON; {expected}") from None
+    if not isinstance(header, dict):
+        raise EgdbError(f"{name} is damaged: its header is a JSON {type(header).__name__}, "
+                        f"not an object; {expected}")
+    for key, kind in _HEADER_FIELDS.items():
+        value = header.get(key)
+        if not isinstance(value, kind) or isinstance(value, bool) or (
+                isinstance(value, list) and (len(value) != 4 or not all(
+                    isinstance(n, int) and not isinstance(n, bool) for n in value))):
+            found = "no " + key if key not in header else f"{key} = {json.dumps(value)[:40]}"
+            raise EgdbError(f"{name} is damaged: its header has {found}; {expected}")
+    return header
+
+
+def _read(path: Path, variant: Variant, sig: Signature, size: int, limit: int) -> bytearray:
+    """The table of `sig` in the file at `path`, checked (see the module docstring): the
+    header first, then at most `size` bytes inflated.  Raises EgdbError."""
+    name = repr(str(path))
+    # what zlib can make of `size` bytes at worst (its compressBound, and some room)
+    longest = size + size // 1000 + 64
+    try:
+        with open(path, "rb") as handle:
+            if handle.read(len(_MAGIC)) != _MAGIC:
+                raise EgdbError(f"{name} is not a shashki endgame table")
+            line = handle.readline(_MAX_HEADER + 1)
+            if not line.endswith(b"\n"):
+                raise EgdbError(f"{name} is damaged: its header line is cut short or longer "
+                                f"than {_MAX_HEADER} bytes")
+            header = _header(line, name)
+            if header["game"] != variant.name or tuple(header["signature"]) != sig or \
+                    header["size"] != size or header["limit"] != limit:
+                raise EgdbError(f"{name} is not the {variant.name} table {_code(sig)} of "
+                                f"this version of shashki (rebuild it)")
+            body = handle.read(longest + 1)
+    except OSError as exc:
+        raise EgdbError(f"cannot read {name}: {exc.strerror or exc}") from None
+    if len(body) > longest:
+        raise EgdbError(f"{name} is damaged: it is longer than a table of {size:,} bytes "
+                        f"compresses to")
+    inflate = zlib.decompressobj()
+    try:
+        raw = inflate.decompress(body, size + 1)    # never more than the table and a byte
+    except zlib.error as exc:
+        raise EgdbError(f"{name} is damaged: {exc}") from None
+    if len(raw) > size or inflate.unconsumed_tail:
+        raise EgdbError(f"{name} is damaged: it inflates to more than its size of "
+                        f"{size:,} bytes")
+    if len(raw) != size or not inflate.eof or header["crc32"] != zlib.crc32(raw):
+        raise EgdbError(f"{name} is damaged: cut short, or its bytes are not those it was "
+                        f"written with (rebuild it)")
     return bytearray(raw)
 
 
 @dataclass
 class BuildReport:
-    """What `build` did: the signatures built (and those already there), positions, bytes
-    on disk, seconds."""
+    """What `build` did: the signatures built (and those already there), the entries of
+    their tables (`positions`: every slot of the index, see the module docstring), bytes on
+    disk, seconds."""
     variant: str
     pieces: int
     built: int
@@ -190,7 +273,7 @@ class BuildReport:
 
     def __str__(self) -> str:
         return (f"{self.variant} up to {self.pieces} pieces: {self.built} tables built, "
-                f"{self.kept} already there, {self.positions:,} positions, "
+                f"{self.kept} already there, {self.positions:,} entries, "
                 f"{self.bytes / 1e6:.1f} MB on disk, {self.seconds:.1f} s")
 
 
@@ -204,7 +287,8 @@ def _folder(folder: Optional[PathLike]) -> Path:
 def build(variant: Union[str, Variant], pieces: int, folder: Optional[PathLike] = None, *,
           progress: Optional[Callable[[str], object]] = None) -> BuildReport:
     """Build the tables of `variant` up to `pieces` pieces in `folder` (default_folder());
-    tables already there are kept.  `progress(text)` hears of each table."""
+    tables already there are kept, damaged ones built again.  `progress(text)` hears of each
+    table."""
     variant = get_variant(variant)
     _check_pieces(pieces)
     root = _folder(folder)
@@ -223,14 +307,22 @@ def build(variant: Union[str, Variant], pieces: int, folder: Optional[PathLike] 
         mirror = (sig[2], sig[3], sig[0], sig[1])
         pair = [sig] if mirror == sig else [sig, mirror]
         paths = [_file(root, variant, s) for s in pair]
+        names = " and ".join(_code(s) for s in pair)
         if all(p.exists() for p in paths):
-            for s, p in zip(pair, paths):
-                tables.attach(*s, _read(p, variant, s, tables.size(*s), tables.limit))
-                size += p.stat().st_size
-                positions += tables.size(*s)
-            kept += len(pair)
-            done.update(pair)
-            continue
+            try:
+                kept_data = [_read(p, variant, s, tables.size(*s), tables.limit)
+                             for s, p in zip(pair, paths)]
+            except EgdbError as exc:
+                if progress is not None:
+                    progress(f"{variant.name} {names}: {exc}; building it again")
+            else:
+                for s, p, d in zip(pair, paths, kept_data):
+                    tables.attach(*s, d)
+                    size += p.stat().st_size
+                    positions += tables.size(*s)
+                kept += len(pair)
+                done.update(pair)
+                continue
         data = [bytearray(tables.size(*s)) for s in pair]
         for s, d in zip(pair, data):
             tables.attach(*s, d)
@@ -242,8 +334,7 @@ def build(variant: Union[str, Variant], pieces: int, folder: Optional[PathLike] 
         built += len(pair)
         done.update(pair)
         if progress is not None:
-            names = " and ".join("".join(map(str, s)) for s in pair)
-            progress(f"{variant.name} {names}: {sum(map(len, data)):,} positions, "
+            progress(f"{variant.name} {names}: {sum(map(len, data)):,} entries, "
                      f"{time.time() - start:.1f} s")
     return BuildReport(variant.name, pieces, built, kept, positions, size,
                        time.time() - began)
@@ -252,7 +343,9 @@ def build(variant: Union[str, Variant], pieces: int, folder: Optional[PathLike] 
 def verify(variant: Union[str, Variant], pieces: int, folder: Optional[PathLike] = None, *,
            progress: Optional[Callable[[str], object]] = None) -> Tuple[int, List[str]]:
     """Check every position of the tables up to `pieces` pieces against the values of its
-    successors: (positions checked, descriptions of the first disagreements)."""
+    successors: (positions checked, descriptions of the first disagreements and of the
+    damaged tables).  The positions are the entries of the tables that are positions (see
+    the module docstring): fewer than `build` reports entries."""
     tables = open_tables(variant, folder, pieces)
     return tables.verify(pieces, progress=progress)
 
@@ -269,6 +362,8 @@ class Tables:
         self._tables = _new_tables(self.variant)
         self._fmjd = Board(self.variant).fmjd_draw_rules
         self._present: Dict[Signature, Path] = {}
+        #: the tables found damaged, each with what is wrong (they are skipped)
+        self.damaged: Dict[Signature, str] = {}
         for sig in signatures(self.pieces):
             path = _file(self.folder, self.variant, sig)
             if path.exists():
@@ -293,21 +388,59 @@ class Tables:
 
     def load(self, pieces: Optional[int] = None) -> int:
         """Load every table of up to `pieces` pieces (default: all complete ones) into
-        memory; returns the most pieces loaded."""
+        memory; returns the most pieces n such that every table of up to n pieces is loaded
+        (a damaged table is skipped with an EgdbWarning, and makes it less)."""
         n = self.complete_pieces if pieces is None else min(pieces, self.complete_pieces)
         for sig in signatures(n) if n >= 2 else []:
             self._attach(sig)
-        return n
+        return min(n, self.complete_pieces)
+
+    def build_command(self, pieces: int) -> str:
+        """The `shashki egdb build` command that makes these tables up to `pieces` pieces."""
+        return build_command(self.variant, pieces, self.folder)
 
     def _attach(self, sig: Signature) -> bool:
+        """Whether the table of `sig` is loaded (loading it now if need be); a damaged one is
+        skipped with a warning, once."""
         if self._tables.has(*sig):
             return True
         path = self._present.get(sig)
         if path is None:
             return False
-        self._tables.attach(*sig, _read(path, self.variant, sig, self._tables.size(*sig),
-                                        self._tables.limit))
+        try:
+            data = _read(path, self.variant, sig, self._tables.size(*sig), self._tables.limit)
+        except EgdbError as exc:
+            del self._present[sig]
+            self.damaged[sig] = str(exc)
+            warnings.warn(f"skipped the {self.variant.name} endgame table {_code(sig)}: {exc}; "
+                          f"the other tables are used (make it again with "
+                          f"{self.build_command(sum(sig))})", EgdbWarning, stacklevel=3)
+            return False
+        self._tables.attach(*sig, data)
         return True
+
+    def _missing(self, board: Board, sig: Signature) -> MissingTableError:
+        """Why the tables do not hold `board` (of signature `sig`), and what makes them."""
+        n, fen, game = sum(sig), board.fen(), self.variant.name
+        if not (sig[2] + sig[3]):
+            return MissingTableError(f"no {game} table holds {fen}: the side that has just "
+                                     f"moved has no pieces (the game is over)")
+        if n > MAX_PIECES:
+            return MissingTableError(f"no {game} table holds {fen}: it has {n} pieces, and "
+                                     f"the databases hold positions of up to {MAX_PIECES}")
+        table = (f"table {_code(sig)} (the side to move's men and kings, then the other "
+                 f"side's)")
+        if n > self.pieces:
+            return MissingTableError(f"no {game} table for {fen}: it has {n} pieces, and "
+                                     f"these tables were opened for up to {self.pieces} "
+                                     f"(open_tables(..., pieces={n}); its {table} is made "
+                                     f"by {self.build_command(n)})")
+        if sig in self.damaged:
+            return MissingTableError(f"no {game} table for {fen}: its {table} was skipped: "
+                                     f"{self.damaged[sig]}; make it again with "
+                                     f"{self.build_command(n)}")
+        return MissingTableError(f"no {game} table for {fen}: its {table} is not in "
+                                 f"{str(self.folder)!r}; make it with {self.build_command(n)}")
 
     def _signature(self, board: Board) -> Signature:
         white, black, kings = board.white, board.black, board.kings
@@ -330,10 +463,12 @@ class Tables:
         sig = self._signature(board)
         if sum(sig) > self.pieces or not (sig[2] + sig[3]) or \
                 (sig[0] + sig[1] and not self._attach(sig)):
-            raise MissingTableError(f"no {self.variant.name} table for {board.fen()}")
+            raise self._missing(board, sig)
         wdl, dtz = self._tables.probe(board)
         if wdl == -2:
-            raise MissingTableError(f"no {self.variant.name} table for {board.fen()}")
+            raise MissingTableError(f"no {self.variant.name} table holds {board.fen()}: it "
+                                    f"is not a position of the tables (a man on its "
+                                    f"crowning row?)")
         return int(wdl), int(dtz)
 
     def probe_wdl(self, board: Board) -> int:
@@ -381,23 +516,35 @@ class Tables:
                 best, best_key = move, key
         return best
 
+    def entries(self, pieces: int) -> int:
+        """The entries of the tables of up to `pieces` pieces (every slot of their index)."""
+        return sum(self._tables.size(*sig) for sig in signatures(pieces))
+
     def verify(self, pieces: Optional[int] = None, *,
                progress: Optional[Callable[[str], object]] = None) -> Tuple[int, List[str]]:
-        n = self.load(pieces)
+        """See the module's `verify`.  The tables after a damaged one are not checked: their
+        successors' values may be in it."""
+        n = self.complete_pieces if pieces is None else min(pieces, self.complete_pieces)
         if n < 2:
             raise EgdbError(f"no complete {self.variant.name} tables in "
                             f"{str(self.folder)!r}")
+        self.load(n)
         checked = 0
         bad: List[str] = []
         for sig in signatures(n):
+            if sig in self.damaged:
+                bad.append(f"{_code(sig)} is damaged ({self.damaged[sig]}): make it again "
+                           f"with {self.build_command(n)}; the tables after it were not "
+                           f"checked")
+                break
             count, wrong = egdb_build.verify(self._tables, *sig)
             checked += count
             for i in wrong:
                 masks = egdb_build.position(self._tables, *sig, i)
-                bad.append(f"{''.join(map(str, sig))} index {i}: {masks}")
+                bad.append(f"{_code(sig)} index {i}: {masks}")
             if progress is not None:
-                progress(f"{self.variant.name} {''.join(map(str, sig))}: {count:,} positions "
-                         f"checked, {len(wrong)} wrong")
+                progress(f"{self.variant.name} {_code(sig)}: {count:,} positions checked "
+                         f"of {self._tables.size(*sig):,} entries, {len(wrong)} wrong")
         return checked, bad
 
     @property

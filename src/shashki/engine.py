@@ -20,6 +20,7 @@ from typing import (TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional,
 
 from ._core import search as _search
 from ._core.position import kernel_of
+from .errors import InvalidLimitError, InvalidOptionError, InvalidVariantError
 from .limits import MAX_DEPTH, MAX_PLY, SEARCH_OPTIONS, Limit, as_int, check_hash_mb, shown
 from .egdb import for_engine as egdb_tables
 from .variants import RUSSIAN, Variant, get_variant
@@ -116,11 +117,11 @@ def _check_options(options: Optional[Mapping[str, object]]) -> Dict[str, int]:
     values: Dict[str, int] = {}
     for name, value in (options or {}).items():
         if name not in SEARCH_OPTIONS:
-            raise ValueError(f"unknown search option {name!r}; expected one of "
+            raise InvalidOptionError(f"unknown search option {name!r}; expected one of "
                              f"{', '.join(SEARCH_OPTIONS)}")
         number = as_int(value)
         if number is None or not 0 <= number <= MAX_OPTION:
-            raise ValueError(f"search option {name} must be a whole number from 0 to "
+            raise InvalidOptionError(f"search option {name} must be a whole number from 0 to "
                              f"{MAX_OPTION}, not {shown(value)}")
         values[name] = number
     return values
@@ -237,14 +238,16 @@ class Engine:
         ponder_hit() (or stop()); until then the search goes on, and waits at its end.
         """
         if board.variant != self.variant:
-            raise ValueError(f"this engine plays {self.variant.name}, not {board.variant.name}")
+            raise InvalidVariantError(f"this engine plays {self.variant.name}, not "
+                                      f"{board.variant.name}")
         if limit is None:
             limit = Limit(depth, nodes, movetime, clock, increment)
         elif not isinstance(limit, Limit):
-            raise ValueError(f"limit must be a shashki.limits.Limit, not "
+            raise InvalidLimitError(f"limit must be a shashki.limits.Limit, not "
                              f"{type(limit).__name__}")
         elif (depth, nodes, movetime, clock, increment) != (None, None, None, None, 0.0):
-            raise ValueError("give the limits either as a Limit or as keywords, not both")
+            raise InvalidLimitError("give the limits either as a Limit or as keywords, not "
+                                    "both")
         with self._lock:
             self._stopped = False
             if not ponder:

@@ -76,3 +76,13 @@ class IllegalActionError(IllegalMoveError):
 
 class PlayoutsError(ShashkiError):
     """An argument of shashki.playouts out of range or of the wrong type."""
+
+
+class InvalidLimitError(ShashkiError):
+    """A search limit (depth, nodes, a time, moves to a time control) or a table size out of
+    range or of the wrong type: the message names it and says what is allowed."""
+
+
+class InvalidOptionError(ShashkiError):
+    """An option of the engine (a search option) that it does not have, or a value out of
+    its range."""

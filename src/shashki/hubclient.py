@@ -20,6 +20,15 @@ same with ``go analyze``; `analysis` starts a search that runs until `HubSearch.
 ``play(..., ponder=True)`` leaves the engine pondering on the move it expects in reply: the
 next `play` on that position sends ``ponder-hit``, any other ``stop`` first.
 
+An engine that answers ``hub`` with ``name ...`` instead of ``id ...`` speaks the first
+version of the protocol, Scan 2.0's (its main.cpp is the only description): the client says
+so at the handshake (logged at info level, `protocol` is 1) and speaks it: ``set NAME VALUE``
+for any option (the engine declares none), ``new``, ``pos`` with a lower-case side to move
+and then the game's moves one ``move`` line each, the limits as ``depth N``, ``time MS`` and
+``level MOVES MS MS`` (no node limit), ``go`` / ``ponder`` / ``analyse``, and its positional
+``info DEPTH MEAN-DEPTH SCORE NODES TIME MNPS PV...`` (the score in hundredths of a man) and
+``move MOVE [PONDER]`` answers.  Its positions are 10x10 ones.
+
 Positions and moves are those of shashki.hubtext (Scan's for the 10x10 games, pydraughts' for
 8x8).  The client sets the engine's `variant` parameter to the board's game (the value the
 engine declares for it: ``normal`` for international with Scan) and sends ``init`` again when
@@ -27,7 +36,11 @@ a parameter changed since the last one.
 
 Nothing waits for ever: each answer is awaited for `timeout` seconds (`init_timeout` for
 ``ready``), a search for its time budget plus `timeout`, or for `search_timeout` when its limit
-has no time (depth, nodes); then the search is stopped.  Errors are HubError (a ValueError):
+has no time (depth, nodes); then the search is stopped.  The deadline holds however much the
+engine writes meanwhile, and what is kept of its output is bounded: at most MAX_QUEUED_LINES
+lines wait to be read (the engine then waits on its full pipe), a line longer than MAX_LINE
+characters is dropped with a warning, and a search keeps its last MAX_INFOS infos.  Errors are
+HubError (a ValueError):
 HubTimeoutError, HubTerminatedError (the engine exited), HubEngineError (it answered
 ``error``), HubVariantError (it does not play the board's game), HubMoveError (its move is
 not a legal move).
@@ -48,6 +61,7 @@ from typing import (IO, Callable, Deque, Dict, List, Mapping, Optional, Sequence
 
 from ._text import quote
 from .board import Board
+from .engine import Score
 from .errors import ShashkiError
 from .hubtext import (HubInfo, HubParam, HubProtocolError, format_line, game_text, hub_variant,
                       level_line, parse_info, parse_line, parse_move, parse_param)
@@ -55,9 +69,10 @@ from .limits import Limit
 from .move import Move
 from .variants import Variant, get_variant
 
-__all__ = ["DEFAULT_SEARCH_TIMEOUT", "DEFAULT_TIMEOUT", "HubEngine", "HubEngineError",
-           "HubError", "HubInfo", "HubMoveError", "HubParam", "HubSearch",
-           "HubTerminatedError", "HubTimeoutError", "HubVariantError", "PlayResult"]
+__all__ = ["DEFAULT_SEARCH_TIMEOUT", "DEFAULT_TIMEOUT", "MAX_INFOS", "MAX_LINE",
+           "MAX_QUEUED_LINES", "HubEngine", "HubEngineError", "HubError", "HubInfo",
+           "HubMoveError", "HubParam", "HubSearch", "HubTerminatedError", "HubTimeoutError",
+           "HubVariantError", "PlayResult"]
 
 logger = logging.getLogger("shashki.hubclient")
 
@@ -67,6 +82,30 @@ DEFAULT_TIMEOUT = 10.0
 DEFAULT_INIT_TIMEOUT = 60.0
 #: seconds a search without a time limit (depth, nodes) may take before it is stopped
 DEFAULT_SEARCH_TIMEOUT = 600.0
+#: the most lines of the engine's output waiting to be read; beyond it the reader waits, and
+#: the engine with it once its pipe is full, so a talkative engine cannot fill the memory
+MAX_QUEUED_LINES = 1000
+#: the longest line of the engine's output read, in characters (the protocol's lines are
+#: short: a long pv is a few kB); a longer line is dropped, with a warning
+MAX_LINE = 64 * 1024
+#: the infos of a search that are kept (HubSearch.infos, PlayResult.infos): the last ones
+MAX_INFOS = 1000
+# unreadable lines logged as warnings, per engine (the rest at debug level)
+_MAX_WARNINGS = 10
+
+
+# a line as the engine wrote it: (command, arguments, the line)
+_Line = Tuple[str, Dict[str, str], str]
+# what a protocol 1 engine answers `hub` with instead of `id`
+_PROTOCOL_1_ID = ("name", "author", "country", "version")
+# protocol 1's positions: international's board
+_PROTOCOL_1_SQUARES = 50
+# protocol 1's search commands, by the mode of `go`
+_PROTOCOL_1_GO = {"think": "go", "ponder": "ponder", "analyze": "analyse"}
+
+
+def _is_word(text: str) -> bool:
+    return bool(text) and not any(c.isspace() for c in text) and text.isprintable()
 
 
 class HubError(ShashkiError):
@@ -82,7 +121,8 @@ class HubTerminatedError(HubError):
 
 
 class HubEngineError(HubError):
-    """The engine answered ``error message=...``; `messages` holds what it said."""
+    """The engine answered ``error message=...`` (or ``error`` and some text, as in protocol
+    1: that text is the message); `messages` holds what it said."""
 
     def __init__(self, message: str, messages: Sequence[str] = ()) -> None:
         super().__init__(message)
@@ -100,7 +140,8 @@ class HubMoveError(HubError):
 @dataclass(frozen=True)
 class PlayResult:
     """The answer of a search: the `move` (a Move of the searched board), the `ponder` move
-    the engine expects in reply (or None), the last info and all of them."""
+    the engine expects in reply (or None), the last info and all of them (the last
+    MAX_INFOS)."""
 
     move: Move
     ponder: Optional[Move]
@@ -131,7 +172,7 @@ class HubSearch:
         self.mode = mode            # think, ponder or analyze
         self.limit = limit
         self.key = key              # the game searched: its start and moves
-        self.infos: List[HubInfo] = []
+        self.infos: Deque[HubInfo] = collections.deque(maxlen=MAX_INFOS)   # the last ones
         self.callback = info
         self.result: Optional[PlayResult] = None
         self._stop_sent = False
@@ -185,6 +226,25 @@ class HubSearch:
         if self.callback is not None:
             self.callback(info)
 
+    def add_info_words(self, words: Sequence[str]) -> None:
+        """A protocol 1 info: DEPTH MEAN-DEPTH SCORE NODES TIME MNPS PV... (Scan 2.0)."""
+        names = ("depth", "mean-depth", "score", "nodes", "time", "nps")
+        raw = dict(zip(names, words))
+        if len(words) > len(names):
+            raw["pv"] = " ".join(words[len(names):])
+        score = raw.pop("score", None)
+        info = parse_info(raw, self.board)
+        try:
+            hundredths = None if score is None else int(score)
+        except ValueError:
+            hundredths = None
+        info = dataclasses.replace(
+            info, score=None if hundredths is None else Score(hundredths),
+            raw=tuple(zip(names, words)) + (() if "pv" not in raw else (("pv", raw["pv"]),)))
+        self.infos.append(info)
+        if self.callback is not None:
+            self.callback(info)
+
     def finish(self, args: Mapping[str, str]) -> None:
         name = self.engine.name
         text = args.get("move")
@@ -213,7 +273,8 @@ class HubEngine:
 
     `id` holds its ``id`` line (name, version, author...), `params` its parameters, `games`
     the shashki games it plays (by its `variant` parameter), `errors` the ``error`` messages
-    it sent.  Not for use from several threads at once, except `HubSearch.stop` and `send`.
+    it sent, `protocol` the version of the Hub protocol it speaks (2, or 1 for Scan 2.0's:
+    see the module docstring).  Not for use from several threads at once, except `HubSearch.stop` and `send`.
     """
 
     def __init__(self, process: subprocess.Popen[str], *, timeout: float = DEFAULT_TIMEOUT,
@@ -227,15 +288,17 @@ class HubEngine:
         self.params: Dict[str, HubParam] = {}
         self.errors: List[str] = []
         self.variant: Optional[Variant] = None
-        self._lines: queue.Queue[Optional[str]] = queue.Queue()
+        self.protocol = 2
+        self._lines: queue.Queue[Optional[str]] = queue.Queue(MAX_QUEUED_LINES)
         self._stderr: Deque[str] = collections.deque(maxlen=20)
         self._write_lock = threading.Lock()
         self._search: Optional[HubSearch] = None
         self._ready = False
         self._closed = False
         assert process.stdout is not None and process.stderr is not None
-        self._start_reader(process.stdout, self._lines.put)
-        self._start_reader(process.stderr, self._stderr.append, ends=False)
+        self._ignored = 0
+        self._start_reader(process.stdout, self._queue, lambda: self._queue(None))
+        self._start_reader(process.stderr, self._stderr.append)
 
     @classmethod
     def popen(cls, command: Union[str, Sequence[str]], *,
@@ -268,19 +331,40 @@ class HubEngine:
     # --- the process ------------------------------------------------------------------------
 
     def _start_reader(self, stream: IO[str], put: Callable[[str], object],
-                      ends: bool = True) -> None:
-        """A thread that hands each line of `stream` to `put`; with `ends`, the end of the
-        stream too (None), for the engine's output."""
+                      end: Optional[Callable[[], object]] = None) -> None:
+        """A thread that hands each line of `stream` to `put` (a line longer than MAX_LINE is
+        dropped), and calls `end` at the end of the stream."""
         def read() -> None:
             try:
-                for line in stream:
+                while not self._closed:
+                    line = stream.readline(MAX_LINE + 1)
+                    if not line:
+                        break
+                    if len(line) > MAX_LINE and not line.endswith("\n"):
+                        while True:             # the rest of the line, read and dropped
+                            rest = stream.readline(MAX_LINE)
+                            if not rest or rest.endswith("\n"):
+                                break
+                        logger.warning("%s: ignored a line of more than %d characters",
+                                       self.name, MAX_LINE)
+                        continue
                     put(line.rstrip("\r\n"))
             except (OSError, ValueError):       # the pipe closed under us
                 pass
-            if ends:
-                self._lines.put(None)
+            if end is not None:
+                end()
 
         threading.Thread(target=read, name="shashki-hubclient-reader", daemon=True).start()
+
+    def _queue(self, line: Optional[str]) -> None:
+        """Queue a line of the engine's output for `_read`, waiting while MAX_QUEUED_LINES
+        are queued (given up once the engine is closed)."""
+        while not self._closed:
+            try:
+                self._lines.put(line, timeout=0.1)
+                return
+            except queue.Full:
+                pass
 
     @property
     def name(self) -> str:
@@ -316,84 +400,126 @@ class HubEngine:
         except (BrokenPipeError, OSError, ValueError):
             raise self._gone() from None
 
-    def _read(self, deadline: float, waiting_for: str) -> Tuple[str, Dict[str, str]]:
-        """The next line the engine wrote, read by parse_line; HubTimeoutError at `deadline`."""
-        while True:
-            left = deadline - time.monotonic()
-            try:
-                line = self._lines.get(timeout=max(left, 0.0)) if left > 0 else \
-                    self._lines.get_nowait()
-            except queue.Empty:
-                raise HubTimeoutError(f"{self.name} did not answer {waiting_for} in time") \
-                    from None
-            if line is None:
-                self._lines.put(None)           # so that every later read sees the end
-                raise self._gone()
-            logger.debug(">> %s", line)
-            if not line.strip():
-                continue
-            try:
-                return parse_line(line)
-            except HubProtocolError as exc:     # ignore what cannot be read, as Scan does
-                logger.warning("%s: ignored the line %s (%s)", self.name, quote(line), exc)
+    def _line(self, deadline: float, waiting_for: str, wait: bool = True) -> str:
+        """The next line the engine wrote, awaited until `deadline` (with `wait`; else only a
+        line already there): HubTimeoutError then, however many lines are queued."""
+        try:
+            if not wait:
+                line = self._lines.get_nowait()
+            else:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise queue.Empty
+                line = self._lines.get(timeout=left)
+        except queue.Empty:
+            raise HubTimeoutError(f"{self.name} did not answer {waiting_for} in time") \
+                from None
+        if line is None:
+            self._lines.put(None)               # so that every later read sees the end
+            raise self._gone()
+        logger.debug(">> %s", line)
+        return line
 
-    def _dispatch(self, command: str, args: Dict[str, str]) -> None:
-        """Lines that may come at any time: errors, and a running search's info and done."""
+    def _parse(self, line: str) -> Optional[_Line]:
+        """`line` read by parse_line, and as it is; None for a blank line or one that cannot
+        be read."""
+        if not line.strip():
+            return None
+        try:
+            return parse_line(line) + (line,)
+        except HubProtocolError as exc:         # ignore what cannot be read, as Scan does
+            self._ignored += 1
+            log = logger.warning if self._ignored <= _MAX_WARNINGS else logger.debug
+            log("%s: ignored the line %s (%s)", self.name, quote(line[:200]), exc)
+            return None
+
+    def _read(self, deadline: float, waiting_for: str) -> _Line:
+        """The next line the engine wrote, read by parse_line (command, arguments, and the
+        line as it is); HubTimeoutError at `deadline`."""
+        while True:
+            parsed = self._parse(self._line(deadline, waiting_for))
+            if parsed is not None:
+                return parsed
+
+    def _dispatch(self, command: str, args: Dict[str, str], raw: str) -> None:
+        """Lines that may come at any time: errors, and a running search's info and done
+        (protocol 1: info and move)."""
         search = self._search
         if command == "error":
-            message = args.get("message", "")
+            # protocol 1 (and some engines) write the message as plain words
+            message = args.get("message") or raw.strip()[len("error"):].strip()
             logger.warning("%s: error %s", self.name, message)
             self.errors.append(message)
         elif command == "info" and search is not None:
-            search.add_info(args)
-        elif command == "done" and search is not None:
+            if self.protocol == 1:
+                search.add_info_words(raw.split()[1:])
+            else:
+                search.add_info(args)
+        elif command == ("move" if self.protocol == 1 else "done") and search is not None:
             self._search = None
-            search.finish(args)
+            if self.protocol == 1:
+                words = raw.split()[1:]
+                search.finish(dict(zip(("move", "ponder"), words)))
+            else:
+                search.finish(args)
 
     def expect(self, command: str, deadline: float, waiting_for: str) -> Dict[str, str]:
-        """Read until a line of `command`; the arguments of that line."""
+        """Read until a line of `command`; the arguments of that line.  Other lines are
+        logged as warnings, but while waiting for ``ready`` (an engine may say what it loads:
+        Scan's ``init book``, ``init eval``), and protocol 1's echoes of its input, at debug
+        level."""
         while True:
-            got, args = self._read(deadline, waiting_for)
-            self._dispatch(got, args)
+            got, args, raw = self._read(deadline, waiting_for)
+            self._dispatch(got, args, raw)
             if got == command:
                 return args
-            if got not in ("error", "info", "done"):
-                logger.warning("%s: ignored an unexpected %s while waiting for %s",
-                               self.name, got, command)
+            if got not in ("error", "info", "move" if self.protocol == 1 else "done"):
+                quiet = command == "ready" or (self.protocol == 1 and got == "input")
+                (logger.debug if quiet else logger.warning)(
+                    "%s: ignored %s while waiting for %s", self.name, quote(raw[:200]),
+                    command)
 
     def read_until(self, search: HubSearch, deadline: float) -> None:
         """Read until `search` has its answer."""
         while search.result is None:
             if self._search is not search:
                 raise HubError("the search was replaced before it answered")
-            got, args = self._read(deadline, f"the search ({search.mode})")
-            self._dispatch(got, args)
+            self._dispatch(*self._read(deadline, f"the search ({search.mode})"))
 
     def poll(self) -> None:
-        """Read the lines the engine has written so far (a running search's infos)."""
-        while True:
+        """Read the lines the engine has written so far (a running search's infos); at most
+        those queued when it is called, so that it returns however fast the engine writes."""
+        for _ in range(self._lines.qsize()):
             try:
-                got, args = self._read(time.monotonic(), "")
+                parsed = self._parse(self._line(0.0, "", wait=False))
             except HubTimeoutError:
                 return                  # nothing more for now
-            self._dispatch(got, args)
+            if parsed is not None:
+                self._dispatch(*parsed)
 
     # --- set-up -----------------------------------------------------------------------------
 
     def handshake(self) -> None:
-        """``hub``: read the engine's id and parameters up to ``wait``."""
+        """``hub``: read the engine's id and parameters up to ``wait`` (protocol 1: its
+        ``name``, ``author`` and ``country`` lines)."""
         self.send("hub")
         deadline = time.monotonic() + self.timeout
         while True:
-            command, args = self._read(deadline, "hub (with wait)")
+            command, args, raw = self._read(deadline, "hub (with wait)")
             if command == "wait":
                 break
             if command == "id":
                 self.id.update(args)
             elif command == "param" and args.get("name"):
                 self.params[args["name"]] = parse_param(args)
+            elif command in _PROTOCOL_1_ID and not self.params:
+                self.protocol = 1
+                self.id[command] = raw.strip()[len(command):].strip()
             else:
-                self._dispatch(command, args)
+                self._dispatch(command, args, raw)
+        if self.protocol == 1:
+            logger.info("%s speaks Hub protocol 1 (Scan 2.0's, with name instead of id): "
+                        "shashki speaks it too", self.name)
         self.variant = self._declared_variant()
 
     def _declared_variant(self) -> Optional[Variant]:
@@ -421,7 +547,12 @@ class HubEngine:
     def select(self, variant: Variant) -> None:
         """Set the engine's `variant` parameter to `variant` (``init`` follows before the
         next search); HubVariantError when the engine does not play it.  An engine without
-        that parameter is taken at its word: its positions are then those of `variant`."""
+        that parameter is taken at its word: its positions are then those of `variant`
+        (protocol 1: a 10x10 game)."""
+        if self.protocol == 1 and variant.geometry.squares != _PROTOCOL_1_SQUARES:
+            raise HubVariantError(f"{self.name} speaks Hub protocol 1, whose positions are "
+                                  f"of {_PROTOCOL_1_SQUARES} squares (international); it "
+                                  f"cannot play {variant.name}")
         if "variant" not in self.params or variant == self.variant:
             self.variant = variant
             return
@@ -434,8 +565,18 @@ class HubEngine:
 
     def configure(self, options: Mapping[str, object]) -> None:
         """Set engine parameters by name (``set-param``); ``init`` follows before the next
-        search.  HubError for a parameter the engine did not declare."""
+        search.  HubError for a parameter the engine did not declare (protocol 1, where
+        engines declare none: any name, sent as ``set NAME VALUE``)."""
         for name, value in options.items():
+            if self.protocol == 1:
+                text = ("true" if value else "false") if isinstance(value, bool) else \
+                    str(value)
+                if not text or not all(_is_word(p) for p in (name, text)):
+                    raise HubError(f"protocol 1 sets an option as set NAME VALUE, one word "
+                                   f"each: not {quote(name)} {quote(text)}")
+                self.send(f"set {name} {text}")
+                self._ready = False
+                continue
             if name not in self.params:
                 raise HubError(f"{self.name} has no parameter {quote(name)}; it has "
                                + (", ".join(self.params) or "none"))
@@ -465,7 +606,7 @@ class HubEngine:
     def new_game(self) -> None:
         """``new-game``: the next search is unrelated to the previous ones."""
         self._stop_search()
-        self.send("new-game")
+        self.send("new" if self.protocol == 1 else "new-game")
 
     # --- searches ---------------------------------------------------------------------------
 
@@ -486,12 +627,15 @@ class HubEngine:
         if not self._ready:
             self.init()
         key = game_text(board)
-        pairs: List[Tuple[str, object]] = [("pos", key[0])]
-        if key[1]:
-            pairs.append(("moves", " ".join(key[1])))
         errors = len(self.errors)
-        self.send(format_line("pos", *pairs))
-        self.send(level_line(limit))
+        if self.protocol == 1:
+            self._send_game_1(key, limit)
+        else:
+            pairs: List[Tuple[str, object]] = [("pos", key[0])]
+            if key[1]:
+                pairs.append(("moves", " ".join(key[1])))
+            self.send(format_line("pos", *pairs))
+            self.send(level_line(limit))
         # a round trip, so that a refused position is reported before any search starts
         self.ping()
         if len(self.errors) > errors:
@@ -499,8 +643,28 @@ class HubEngine:
                                  + "; ".join(self.errors[errors:]), self.errors[errors:])
         search = HubSearch(self, board, mode, limit, key, info)
         self._search = search
-        self.send(f"go {mode}")
+        self.send(_PROTOCOL_1_GO[mode] if self.protocol == 1 else f"go {mode}")
         return search
+
+    def _send_game_1(self, key: Tuple[str, Tuple[str, ...]], limit: Limit) -> None:
+        """The game and the limit in protocol 1: ``pos`` (which resets the limits), a
+        ``move`` line per move, then ``depth``, ``time`` (ms) and ``level`` (moves, ms, ms);
+        nothing for an infinite search."""
+        if limit.nodes is not None:
+            raise HubError(f"{self.name} speaks Hub protocol 1, and protocol 1 has no node "
+                           f"limit; give a depth or a time")
+        position, moves = key
+        self.send(f"pos {position[0].lower()}{position[1:]}")
+        for move in moves:
+            self.send(f"move {move}")
+        if limit.depth is not None:
+            self.send(f"depth {limit.depth}")
+        if limit.movetime is not None:
+            self.send(f"time {max(round(limit.movetime * 1000), 1)}")
+        if limit.clock is not None:
+            left = max(limit.clock - limit.increment, 0.0)
+            self.send(f"level {limit.moves} {round(left * 1000)} "
+                      f"{round(limit.increment * 1000)}")
 
     def play(self, board: Board, limit: Limit, *, ponder: bool = False,
              info: Optional[Callable[[HubInfo], object]] = None,

@@ -8,7 +8,7 @@
     >>> Limit(nodes=10**30)
     Traceback (most recent call last):
     ...
-    ValueError: nodes must be a whole number from 1 to 9223372036854775807, not 1000000000000000000000000000000
+    shashki.errors.InvalidLimitError: nodes must be a whole number from 1 to 9223372036854775807, not 1000000000000000000000000000000
 
 A Limit is what the engine and every front end (play, match, the Hub protocol) pass around,
 python-chess's ``chess.engine.Limit`` being the model; it checks its values when it is made, so
@@ -24,6 +24,8 @@ import operator
 import os
 from dataclasses import dataclass, fields
 from typing import Dict, Optional
+
+from .errors import InvalidLimitError
 
 #: the longest path of the C search, quiescence included (setup.py writes it into the C
 #: search: _core/enums.pxd MAXPLY)
@@ -93,7 +95,7 @@ def as_float(value: object) -> float:
 def _whole(name: str, value: object, low: int, high: int) -> int:
     number = as_int(value)
     if number is None or not low <= number <= high:
-        raise ValueError(f"{name} must be a whole number from {low} to {high}, "
+        raise InvalidLimitError(f"{name} must be a whole number from {low} to {high}, "
                          f"not {shown(value)}")
     return number
 
@@ -103,7 +105,7 @@ def _seconds(name: str, value: object, positive: bool) -> float:
     low_ok = seconds > 0 if positive else seconds >= 0
     if not (low_ok and seconds <= MAX_SECONDS):      # NaN fails both comparisons
         least = "more than 0" if positive else "0 or more"
-        raise ValueError(f"{name} must be a number of seconds, {least} and at most "
+        raise InvalidLimitError(f"{name} must be a number of seconds, {least} and at most "
                          f"{MAX_SECONDS:g}, not {shown(value)}")
     return seconds
 
@@ -130,9 +132,9 @@ class Limit:
     `increment` and the `moves` to the next time control; whichever is reached first.  No
     limit at all is an infinite search (until Engine.stop()).
 
-    Every value is checked when the Limit is made: ValueError names the one that is wrong and
-    says what is allowed (whole numbers for depth, nodes and moves; finite, non-negative
-    seconds for the times).
+    Every value is checked when the Limit is made: InvalidLimitError (a ShashkiError, so a
+    ValueError) names the one that is wrong and says what is allowed (whole numbers for
+    depth, nodes and moves; finite, non-negative seconds for the times).
     """
 
     depth: Optional[int] = None
@@ -157,7 +159,7 @@ class Limit:
         put("increment", _seconds("increment", self.increment, positive=False))
         put("moves", _whole("moves", self.moves, 0, MAX_MOVES))
         if self.clock is None and (self.increment or self.moves):
-            raise ValueError("increment and moves go with clock, the time left")
+            raise InvalidLimitError("increment and moves go with clock, the time left")
 
     def budget(self) -> Optional[float]:
         """Seconds the move may take (the movetime, or the clock's time_budget, whichever is
@@ -180,7 +182,7 @@ class Limit:
 
 
 def check_hash_mb(value: object, *, zero_ok: bool = False, whole: bool = False) -> None:
-    """ValueError unless `value` is a table size in MiB from 1 (or 0, no table, when
+    """InvalidLimitError unless `value` is a table size in MiB from 1 (or 0, no table, when
     `zero_ok`) to MAX_HASH_MB and no more than this machine's memory; a whole number when
     `whole`."""
     low = 0 if zero_ok else 1
@@ -188,16 +190,17 @@ def check_hash_mb(value: object, *, zero_ok: bool = False, whole: bool = False) 
     if size is None or not low <= size <= MAX_HASH_MB:          # NaN fails the comparison
         what = "a whole number" if whole else "a number"
         none = " (0: none)" if zero_ok else ""
-        raise ValueError(f"hash size must be {what} of MiB from {low}{none} to {MAX_HASH_MB}, "
-                         f"not {shown(value)}")
-    memory = _physical_memory_mb()
+        raise InvalidLimitError(f"hash size must be {what} of MiB from {low}{none} to "
+                                f"{MAX_HASH_MB}, not {shown(value)}")
+    memory = physical_memory_mb()
     if memory is not None and size > memory:
         # zeroing a table larger than the memory would bring the machine to its knees
-        raise ValueError(f"hash size {value} MiB is more than this machine's memory "
-                         f"({memory} MiB)")
+        raise InvalidLimitError(f"hash size {value} MiB is more than this machine's memory "
+                                f"({memory} MiB)")
 
 
-def _physical_memory_mb() -> Optional[int]:
+def physical_memory_mb() -> Optional[int]:
+    """This machine's memory in MiB, or None where the system does not say."""
     try:
         return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // (1 << 20)
     except (AttributeError, ValueError, OSError):

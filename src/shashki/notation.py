@@ -8,9 +8,12 @@ giveaway, ``x`` elsewhere).
 
 Reading accepts, in every game:
 
-- the short form and the full route, with any of ``-``, ``x``, ``:`` (or ``×``) between squares,
-  whatever the move is: legal moves never differ only by being a capture, so the separator
-  carries no information;
+- the short form and the full route.  ``x``, ``:`` and ``×`` name a capture, in every game
+  whatever its own separator: a quiet move written with one of them is refused
+  (IllegalMoveError, which names the quiet move), as the writer believes a capture is there
+  to make and the position is not the one they think.  ``-`` joins the squares of any move:
+  a capture written with it is read as that capture (old books and programs write captures
+  so, and legal moves never differ only by being a capture);
 - uppercase squares, surrounding whitespace and trailing annotation marks (``!``, ``?``, ``*``,
   ``+``, ``#``);
 - in the algebraic games (russian, giveaway, brazilian) the russian short form ``ab4`` of the
@@ -43,6 +46,8 @@ if TYPE_CHECKING:
 ANNOTATION_MARKS = "!?*+#"
 #: separators accepted between squares
 SEPARATORS = "-x:×"
+#: the separators that name a capture (a quiet move is written with '-')
+CAPTURE_SEPARATORS = "x:×"
 _SPLIT = re.compile(r"[-x:×]")
 _RUSSIAN_SHORT = re.compile(r"([a-h])([a-h][1-8])\Z")
 _NUMBER = re.compile(r"[0-9]+\Z")
@@ -65,7 +70,12 @@ def parse_move(board: Union[Position, Board], text: str) -> Move:
     if russian:
         return _parse_russian_short(board, text, russian.group(1), russian.group(2))
     squares = parse_squares(body, variant, text)
-    return _match(board, text, squares)
+    move = _match(board, text, squares)
+    if not move.is_capture and any(sep in body for sep in CAPTURE_SEPARATORS):
+        raise IllegalMoveError(
+            f"illegal move {quote(text)}: it is written as a capture, but {move} is a quiet "
+            f"move (nothing can be captured here); write it {move}", [move])
+    return move
 
 
 def parse_squares(body: str, variant: Variant,

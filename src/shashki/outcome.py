@@ -79,7 +79,8 @@ class Termination(enum.Enum):
 
     NO_MOVES = ("no_moves", None,
                 "the side to move has no legal move (no pieces, or all blocked): it loses; "
-                "in giveaway it wins")
+                "in giveaway it wins.  Also a set-up position where the side that has just "
+                "moved has no pieces: that side has lost (in giveaway, won)")
     THREEFOLD_REPETITION = ("threefold_repetition", None,
                             "the same position with the same side to move for the third time")
     KINGS_ONLY_MOVES = ("kings_only_moves", None,
@@ -104,7 +105,8 @@ class Termination(enum.Enum):
                                  "three pieces, at least one a king, against a lone king: no "
                                  "win in 16 moves of each side (FMJD, international)")
     KING_CROWNED = ("king_crowned", None,
-                    "the first side to crown a king wins (breakthrough)")
+                    "the first side to crown a king wins (breakthrough); in a set-up position, "
+                    "the side that has a king, whoever is to move")
     TWO_KINGS_VS_KING = ("two_kings_vs_king", None,
                          "two kings against one king, nothing else on the board: the stronger "
                          "side has not captured it in 7 moves of each side (frisian)")

@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import threading
 import time
 from concurrent.futures import Executor, Future, ThreadPoolExecutor, as_completed
@@ -47,6 +48,11 @@ Progress = Callable[[int, int, "Task", int], object]
 _Node = Tuple[Tuple[str, ...], "Position", int, int]
 
 CHECKPOINT_FORMAT = 1
+# the split of a checkpoint written before its header recorded `min_tasks`: that of 1-4 jobs
+_OLD_MIN_TASKS = 32
+# the longest header line of a checkpoint read for its split (a real one is a few hundred
+# bytes; the FEN of a position is the longest field)
+_MAX_HEADER = 64 * 1024
 #: the deepest perft accepted: deeper trees are beyond any computer
 MAX_DEPTH = 64
 #: the most threads of one run
@@ -62,8 +68,15 @@ _PROBE_DEPTH = 4
 # often (and when it is closed)
 _SYNC_SECONDS = 1.0
 
-class CheckpointError(ShashkiError):
-    """A checkpoint file that belongs to another run, or whose content is damaged."""
+class PerftError(ShashkiError):
+    """A perft argument out of range or of the wrong type (depth, jobs), or a checkpoint
+    that cannot be used."""
+
+
+class CheckpointError(PerftError):
+    """A checkpoint file that belongs to another run, whose content is damaged, or a path
+    that cannot be one (a folder, a device, a FIFO, a dangling symbolic link, a missing
+    folder): refused before any work starts."""
 
 
 @dataclass(frozen=True)
@@ -174,12 +187,76 @@ def _line_check(digest: str, index: int, count: int) -> str:
     return hashlib.sha256(f"{digest}:{index}:{count}".encode()).hexdigest()[:16]
 
 
-class Checkpoint:
-    """A JSON-lines file: a header naming the run, then one line per finished task.
+def checkpoint_path(path: Union[str, os.PathLike[str]]) -> str:
+    """The file a checkpoint at `path` is read and written at: `path`, or the file a
+    symbolic link names.  CheckpointError, before any work, unless it is a regular file or
+    can be made one (its folder exists): a folder, a device (/dev/null), a FIFO (whose open
+    would block), a symbolic link to nothing (whose target would be made) are refused."""
+    given = os.fspath(path)
+    if not isinstance(given, str):
+        raise CheckpointError(f"a checkpoint path is text, not {type(given).__name__}")
+    target = given
+    if os.path.islink(given):
+        target = os.path.realpath(given)
+        if not os.path.exists(target):
+            raise CheckpointError(f"checkpoint {given} is a symbolic link to {target}, which "
+                                  f"does not exist; expected a file, or a link to one")
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        folder = os.path.dirname(os.path.abspath(target))
+        if not os.path.isdir(folder):
+            raise CheckpointError(f"checkpoint {given}: the folder {folder} does not exist; "
+                                  f"expected a file in an existing folder") from None
+        return target
+    except OSError as exc:
+        raise CheckpointError(f"checkpoint {given}: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(mode):
+        raise CheckpointError(f"checkpoint {given} is a folder; expected a file (e.g. "
+                              f"{os.path.join(given, 'perft.ckpt')})")
+    if not stat.S_ISREG(mode):
+        raise CheckpointError(f"checkpoint {given} is not a regular file (a device, a FIFO "
+                              f"or a socket); expected a file")
+    return target
 
-    A header for another run, or a line that does not parse or whose check does not match,
-    is refused with CheckpointError; a last line cut short by an interruption is ignored
-    (that task is counted again).
+
+def checkpoint_split(path: str) -> Optional[int]:
+    """The `min_tasks` a checkpoint's run was split with (a checkpoint names its tasks by
+    index, so a resumed run splits as the first one did, whatever its jobs), or None when
+    the file is new or its header cannot be read (Checkpoint says why)."""
+    try:
+        with open(path, "rb") as handle:
+            line = handle.readline(_MAX_HEADER + 1)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise CheckpointError(f"cannot read checkpoint {path}: {exc.strerror or exc}") \
+            from None
+    if not line.endswith(b"\n"):
+        return None
+    try:
+        header = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(header, dict):
+        return None
+    value = header.get("min_tasks", _OLD_MIN_TASKS)
+    if isinstance(value, bool) or not isinstance(value, int) or \
+            not 1 <= value <= 8 * MAX_JOBS:
+        raise CheckpointError(f"{path} is damaged: its header's min_tasks is {shown(value)}; "
+                              f"expected a whole number from 1 to {8 * MAX_JOBS}")
+    return value
+
+
+class Checkpoint:
+    """A JSON-lines file: a header naming the run (and how it was split into tasks), then
+    one line per finished task.
+
+    A header for another run, or a complete line that does not parse or whose check does not
+    match, is refused with CheckpointError.  The file survives an interruption at any byte:
+    a new file gets its header whole or not at all (written aside, then renamed), and a last
+    line cut short (an interruption mid-write) is dropped from the file before the resumed
+    run appends to it, so only that task is counted again.
     """
 
     done: Dict[int, int]
@@ -187,7 +264,7 @@ class Checkpoint:
 
     def __init__(self, path: Union[str, os.PathLike[str]], header: Mapping[str, Any],
                  tasks: Sequence[Task]) -> None:
-        self.path = os.fspath(path)
+        self.path = checkpoint_path(path)
         self.header = dict(header, format=CHECKPOINT_FORMAT, tasks=len(tasks),
                            digest=_digest(tasks))
         self.digest = self.header["digest"]
@@ -196,21 +273,38 @@ class Checkpoint:
         self._lock = threading.Lock()
         self._synced = 0.0
         if os.path.exists(self.path) and os.path.getsize(self.path) > 0:
-            self._load()
+            end = self._load()
+            with open(self.path, "r+b") as handle:
+                if handle.seek(0, os.SEEK_END) > end:
+                    handle.truncate(end)        # the part of a line cut short
+                    os.fsync(handle.fileno())
             self._handle = open(self.path, "a", encoding="utf-8")
         else:
-            self._handle = open(self.path, "w", encoding="utf-8")
-            self._write(self.header)
-
-    def _load(self) -> None:
-        with open(self.path, "r", encoding="utf-8", errors="strict") as f:
+            # the header goes to a file aside, renamed over the path once on the disk
+            aside = f"{self.path}.{os.getpid()}.tmp"
             try:
-                text = f.read()
-            except UnicodeDecodeError:
-                raise CheckpointError(f"{self.path} is not a shashki perft checkpoint "
-                                      f"(not UTF-8 text)") from None
-        lines = text.split("\n")
-        complete = lines[:-1]          # text after the last newline was cut short
+                with open(aside, "w", encoding="utf-8") as handle:
+                    handle.write(json.dumps(self.header, sort_keys=True) + "\n")
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.replace(aside, self.path)
+            finally:
+                if os.path.exists(aside):
+                    os.unlink(aside)
+            self._handle = open(self.path, "a", encoding="utf-8")
+            self._synced = time.monotonic()
+
+    def _load(self) -> int:
+        """Read the finished tasks; the length in bytes of the file's complete lines."""
+        with open(self.path, "rb") as f:
+            blob = f.read()
+        end = blob.rfind(b"\n") + 1           # text after the last newline was cut short
+        try:
+            text = blob[:end].decode("utf-8", errors="strict")
+        except UnicodeDecodeError:
+            raise CheckpointError(f"{self.path} is not a shashki perft checkpoint "
+                                  f"(not UTF-8 text)") from None
+        complete = text.split("\n")[:-1]
         if not complete:
             raise CheckpointError(f"{self.path} is not a shashki perft checkpoint "
                                   f"(no complete header line)")
@@ -222,6 +316,8 @@ class Checkpoint:
         if not isinstance(header, dict) or header.get("format") != CHECKPOINT_FORMAT:
             raise CheckpointError(f"{self.path} is not a shashki perft checkpoint "
                                   f"of format {CHECKPOINT_FORMAT}")
+        if "min_tasks" not in header and self.header.get("min_tasks") == _OLD_MIN_TASKS:
+            header = dict(header, min_tasks=_OLD_MIN_TASKS)     # written before it was kept
         if header != self.header:
             diff = sorted(k for k in set(header) | set(self.header)
                           if header.get(k) != self.header.get(k))
@@ -242,6 +338,7 @@ class Checkpoint:
             if self.done.get(index, count) != count:
                 raise CheckpointError(f"{self.path} has two counts for task {index}")
             self.done[index] = count
+        return end
 
     def _write(self, obj: object) -> None:
         self._handle.write(json.dumps(obj, sort_keys=True) + "\n")
@@ -268,16 +365,26 @@ class Checkpoint:
 
 @dataclass
 class PerftResult:
-    """The outcome of a run: the total, each root move's count, and what it cost."""
+    """The outcome of a run: the total, each root move's count, and what it cost: the tasks,
+    those `resumed` from a checkpoint, and the leaves `counted` by this run (the total less
+    the resumed tasks' leaves; None: all of them)."""
     nodes: int
     divide: Dict[str, int]
     seconds: float
     tasks: int
     resumed: int
+    counted: Optional[int] = None
+
+    def __post_init__(self) -> None:
+        if self.counted is None:
+            self.counted = self.nodes
 
     @property
     def rate(self) -> float:
-        return self.nodes / self.seconds if self.seconds > 0 else float("inf")
+        """Leaves counted per second by this run (a resumed task's leaves were counted
+        before, and are not in it)."""
+        counted = self.nodes if self.counted is None else self.counted
+        return counted / self.seconds if self.seconds > 0 else float("inf")
 
 
 def perft(position: Union[Position, Board], depth: int, paths: bool = False, *,
@@ -293,10 +400,12 @@ def perft(position: Union[Position, Board], depth: int, paths: bool = False, *,
     position = _position_of(position)
     depth = check_depth(depth)
     check_options(jobs, hash_mb)
+    if checkpoint is not None:
+        checkpoint_path(checkpoint)     # a path that cannot be one, refused at once
     if table is not None:
         if hash_mb or executor is not None or checkpoint is not None or \
                 progress is not None or jobs not in (None, 1):
-            raise ValueError("a perft table is for a single-threaded run: give it without "
+            raise PerftError("a perft table is for a single-threaded run: give it without "
                              "hash_mb, jobs, executor, checkpoint or progress")
         count: int = position.count(depth, paths, table)
         return count
@@ -316,20 +425,21 @@ def _position_of(given: Union[Position, Board]) -> Position:
 
 
 def check_options(jobs: Optional[int], hash_mb: float) -> None:
-    """ValueError unless `jobs` is None or a whole number from 1 to MAX_JOBS and `hash_mb` is
-    a number of MiB from 0 (no table) to MAX_HASH_MB."""
+    """PerftError unless `jobs` is None or a whole number from 1 to MAX_JOBS;
+    InvalidLimitError unless `hash_mb` is a number of MiB from 0 (no table) to
+    MAX_HASH_MB (both ShashkiErrors)."""
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int)
                              or not 1 <= jobs <= MAX_JOBS):
-        raise ValueError(f"jobs must be a whole number from 1 to {MAX_JOBS}, "
+        raise PerftError(f"jobs must be a whole number from 1 to {MAX_JOBS}, "
                          f"not {shown(jobs)}")
     check_hash_mb(hash_mb, zero_ok=True)
 
 
 def check_depth(depth: object) -> int:
-    """`depth` as an int; ValueError unless it is a whole number from 0 to MAX_DEPTH."""
+    """`depth` as an int; PerftError unless it is a whole number from 0 to MAX_DEPTH."""
     value = as_int(depth)
     if value is None or not 0 <= value <= MAX_DEPTH:
-        raise ValueError(f"depth must be a whole number from 0 to {MAX_DEPTH}, "
+        raise PerftError(f"depth must be a whole number from 0 to {MAX_DEPTH}, "
                          f"not {shown(depth)}")
     return value
 
@@ -347,9 +457,13 @@ def run(position: Union[Position, Board], depth: int, paths: bool = False, *,
     - `executor`: any concurrent.futures.Executor, e.g. a ProcessPoolExecutor or
       `dask.distributed.Client(...).get_executor()`.
     - `checkpoint`: a file path; finished tasks are written there, and a run started again
-      with the same file skips them.
-    - `progress`: called as progress(done, total, task, count) after each task; if it has a
-      `set_tasks` method, that is called with the list of tasks before the first starts.
+      with the same file skips them, with any `jobs` or executor (the tasks are those the
+      first run split the tree into: its header records how).  CheckpointError before any
+      work for a path that cannot be a checkpoint (see checkpoint_path).
+    - `progress`: called as progress(done, total, task, count) after each task (`done`
+      counts the resumed tasks too); if it has a `set_tasks` method, that is called with the
+      list of tasks before the first starts, and then a `resumed` method, if it has one,
+      with the tasks resumed from the checkpoint.
     """
     position = _position_of(position)
     depth = check_depth(depth)
@@ -357,19 +471,29 @@ def run(position: Union[Position, Board], depth: int, paths: bool = False, *,
     jobs = cpu_count() if jobs is None else jobs
     variant = position.variant
     start = time.perf_counter()
-    # a checkpoint needs tasks to record, as parallel runs need tasks to share out
+    path = None if checkpoint is None else checkpoint_path(checkpoint)
+    # a checkpoint needs tasks to record, as parallel runs need tasks to share out; a resumed
+    # one is split as its first run was
     split_up = executor is not None or jobs > 1 or checkpoint is not None
-    tasks = split(position, depth, paths, min_tasks=max(32, 8 * jobs) if split_up else 1)
+    min_tasks = max(32, 8 * jobs) if split_up else 1
+    if path is not None:
+        min_tasks = checkpoint_split(path) or min_tasks
+    tasks = split(position, depth, paths, min_tasks=min_tasks)
+    done: Dict[int, int] = {}
+    store: Optional[Checkpoint] = None
+    if path is not None:
+        store = Checkpoint(path, {"variant": variant.name, "fen": position.fen(),
+                                  "depth": depth, "paths": bool(paths),
+                                  "min_tasks": min_tasks}, tasks)
+        done.update(store.done)
     announce = getattr(progress, "set_tasks", None)
     if announce is not None:
         announce(tasks)
-    done: Dict[int, int] = {}
-    store: Optional[Checkpoint] = None
-    if checkpoint is not None:
-        store = Checkpoint(checkpoint, {"variant": variant.name, "fen": position.fen(),
-                                        "depth": depth, "paths": bool(paths)}, tasks)
-        done.update(store.done)
     resumed = len(done)
+    told = getattr(progress, "resumed", None)
+    if resumed and told is not None:
+        told([t for t in tasks if t.index in done])
+    resumed_nodes = sum(done[t.index] * t.weight for t in tasks if t.index in done)
     todo = [t for t in tasks if t.index not in done]
     run_key = (variant.name, bool(paths), os.getpid(), id(tasks), time.time())
     try:
@@ -396,7 +520,8 @@ def run(position: Union[Position, Board], depth: int, paths: bool = False, *,
         if task.prefix:
             divide[task.root_move] = divide.get(task.root_move, 0) + done[task.index] * task.weight
     nodes = sum(done[t.index] * t.weight for t in tasks)
-    return PerftResult(nodes, divide, time.perf_counter() - start, len(tasks), resumed)
+    return PerftResult(nodes, divide, time.perf_counter() - start, len(tasks), resumed,
+                       nodes - resumed_nodes)
 
 
 def _finish(task: Task, count: int, done: Dict[int, int], store: Optional[Checkpoint],

@@ -146,10 +146,10 @@ def action_to_move(Placement board, action, bint perspective=False):
 
 
 def legal_actions(Placement board, bint perspective=False):
-    """The action numbers of the legal moves, in the order of board.legal_moves."""
+    """The action numbers of the legal moves, ascending (as OpenSpiel's)."""
     cdef int32_t acts[MAXMOVES]
     cdef int n = actions_of(board, perspective, acts)
-    return [acts[i] for i in range(n)]
+    return sorted([acts[i] for i in range(n)])
 
 
 def legal_action_mask(Placement board, bint perspective=False):

@@ -12,6 +12,9 @@ cdef class Buffer:
     cdef char fmt[2]                # the struct module's format character, e.g. "f"
     cdef int exports                # buffers handed out and not yet released
 
+    cdef object item(self, Py_ssize_t offset)
+    cdef Buffer rows(self, Py_ssize_t start, Py_ssize_t step, Py_ssize_t count, int nd)
+
 
 # (The memory of every Buffer comes from PyMem_RawCalloc and goes back by PyMem_RawFree: the
 # raw domain, which needs no GIL, so that C loops may allocate what a Buffer then adopts.)

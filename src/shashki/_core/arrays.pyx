@@ -4,10 +4,19 @@
 buffer protocol.  ``numpy.asarray(buffer)`` and ``memoryview(buffer)`` take it without a copy;
 ``buffer.tolist()`` needs neither.  Observations (Board.planes), action masks and the results
 of shashki.playouts are Buffers, so numpy stays an optional dependency.
+
+A Buffer is a read-only sequence too (collections.abc.Sequence): ``len``, iteration, ``in``,
+``index``, ``count``, and ``buffer[i]`` with ``i`` from ``-len`` to ``len - 1``, an item (an
+int or a float) of a 1-D Buffer, a row (a Buffer of the other dimensions) of a larger one;
+``buffer[a:b:c]`` is a Buffer of those rows.  The rows and slices are copies (as a list's
+slices are): ``numpy.asarray`` is the view.
 """
+
+from collections.abc import Sequence
 
 from cpython.buffer cimport PyBUF_FORMAT, PyBUF_ND, PyBUF_STRIDES, PyBUF_WRITABLE
 from cpython.mem cimport PyMem_RawCalloc, PyMem_RawFree
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.string cimport memcpy
 
 # the formats Buffers hold, and their item sizes (the struct module's standard sizes match
@@ -119,6 +128,83 @@ cdef class Buffer:
     def __len__(self):
         return self.dims[0]
 
+    cdef object item(self, Py_ssize_t offset):
+        # the item at byte `offset` as a Python number
+        cdef char *p = self.data + offset
+        cdef char f = self.fmt[0]
+        if f == b"B":
+            return (<uint8_t *>p)[0]
+        if f == b"b":
+            return (<int8_t *>p)[0]
+        if f == b"i":
+            return (<int32_t *>p)[0]
+        if f == b"f":
+            return <double>(<float *>p)[0]
+        if f == b"q":
+            return (<int64_t *>p)[0]
+        return (<uint64_t *>p)[0]
+
+    cdef Buffer rows(self, Py_ssize_t start, Py_ssize_t step, Py_ssize_t count, int nd):
+        # a new Buffer of `count` rows from `start`, `step` apart; of the dimensions after the
+        # first when `nd` is one less than the Buffer's (a single row)
+        cdef Py_ssize_t k, row = self.steps[0]
+        cdef Buffer out
+        if nd == self.nd:
+            out = new_buffer(self.format, nd, count,
+                             self.dims[1] if nd > 1 else 1, self.dims[2] if nd > 2 else 1)
+        else:
+            out = new_buffer(self.format, nd, self.dims[1], self.dims[2] if nd > 1 else 1)
+        if step == 1 and count:
+            memcpy(out.data, self.data + start * row, count * row)
+        else:
+            for k in range(count):
+                memcpy(out.data + k * row, self.data + (start + k * step) * row, row)
+        return out
+
+    def __getitem__(self, index):
+        """An item (1-D) or a row (a Buffer) for an int, a Buffer of rows for a slice."""
+        cdef Py_ssize_t i, n = self.dims[0]
+        if isinstance(index, slice):
+            start, stop, step = index.indices(n)
+            return self.rows(start, step, len(range(start, stop, step)), self.nd)
+        try:
+            i = index.__index__()
+        except AttributeError:
+            raise TypeError(f"Buffer indices are ints or slices, not "
+                            f"{type(index).__name__}") from None
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"index {index} is out of range for a Buffer of {n} "
+                             f"{'items' if self.nd == 1 else 'rows'}")
+        if self.nd == 1:
+            return self.item(i * self.steps[0])
+        return self.rows(i, 1, 1, self.nd - 1)
+
+    def __iter__(self):
+        cdef Py_ssize_t i
+        for i in range(self.dims[0]):
+            yield self[i]
+
+    def __reversed__(self):
+        cdef Py_ssize_t i
+        for i in range(self.dims[0] - 1, -1, -1):
+            yield self[i]
+
+    def __contains__(self, value):
+        return any(item == value for item in self)
+
+    def index(self, value, start=0, stop=None):
+        """The first index of `value` (ValueError when it is not there), as list.index."""
+        for i in range(*slice(start, stop).indices(self.dims[0])):
+            if self[i] == value:
+                return i
+        raise ValueError(f"{value!r} is not in the Buffer")
+
+    def count(self, value):
+        """How many items (rows) equal `value`."""
+        return sum(1 for item in self if item == value)
+
     def tolist(self):
         """The items as (nested) lists of Python numbers."""
         return memoryview(self).tolist()
@@ -139,7 +225,9 @@ cdef class Buffer:
         return (_rebuild, (self.format, self.shape, self.tobytes()))
 
 
-def _rebuild(str fmt, tuple shape, bytes data):
+def from_bytes(str fmt, tuple shape, bytes data):
+    """A Buffer of format `fmt` and `shape` (1 to 3 dimensions) holding a copy of `data`,
+    items in C order and native byte order (as struct.pack writes them)."""
     dims = list(shape) + [1] * (3 - len(shape))
     cdef Buffer b = new_buffer(fmt, len(shape), dims[0], dims[1], dims[2])
     if len(data) != b.size:
@@ -147,3 +235,11 @@ def _rebuild(str fmt, tuple shape, bytes data):
     if b.size:
         memcpy(b.data, <char *>data, b.size)
     return b
+
+
+def _rebuild(str fmt, tuple shape, bytes data):
+    # (unpickling; pickles name this function)
+    return from_bytes(fmt, shape, data)
+
+
+Sequence.register(Buffer)

@@ -19,7 +19,9 @@ from .kernel cimport u64, WHITE, BLACK, Pos, Move as KMove, KernelOps, make_move
 from .move cimport Move, Notation, MoveTable
 from .position cimport Kernel, Placement, Position, new_position, same_pos
 from .draws cimport DrawRules, DrawState, draws_start, draws_after, draw_rule
-from .enums cimport T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KINGS_VS_LONE_KING, T_KINGS_ONLY_MOVES, T_BALANCE_UNCHANGED, T_LONE_KING_ON_MAIN_ROAD, T_FEW_PIECES_VS_LONE_KING, T_NO_PROGRESS, T_KING_CROWNED
+from .enums cimport (T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KINGS_VS_LONE_KING,
+                     T_KINGS_ONLY_MOVES, T_BALANCE_UNCHANGED, T_LONE_KING_ON_MAIN_ROAD,
+                     T_FEW_PIECES_VS_LONE_KING, T_NO_PROGRESS, T_KING_CROWNED)
 
 from ..colors import Color
 from ..errors import InvalidMoveError
@@ -325,8 +327,10 @@ cdef class BoardCore(Placement):
 
     cdef int _termination(self, int skip) except -1:
         # the first rule that ends the game here (T_NONE: it goes on), draws in `skip` passed over
-        if self.draw_rules.crowning_wins and self.pos.kings & self.pos.pieces[self.pos.turn ^ 1]:
-            return T_KING_CROWNED
+        if self.draw_rules.crowning_wins and self.pos.kings:
+            return T_KING_CROWNED   # a side has crowned (in a set-up position, maybe either)
+        if not self.pos.pieces[self.pos.turn ^ 1]:
+            return T_NO_MOVES       # a set-up position: the side that has just moved has none
         self.generate()
         if not self.table.n:
             return T_NO_MOVES
@@ -343,19 +347,30 @@ cdef class BoardCore(Placement):
         40-move rule, and in russian (or brazilian with `fmjd_draw_rules=True`) FMJD-64
         7.2.4-7.2.8.  Draws a player must claim (english, WCDF) count only with
         `claim_draw=True`.
+
+        A set-up position may show an end that no move made: a side with no pieces has lost
+        (in giveaway and antidraughts, won), whoever is to move (Termination.NO_MOVES, as the
+        side to move would be left without a move at its turn); in breakthrough a side that
+        has a king has won (KING_CROWNED), whoever is to move (if both have one, the side
+        that has just moved, as when it crowns).
         """
         cdef int code = self._termination(0 if claim_draw else self.claims)
+        cdef int loser, winner
         if code == T_NONE:
             if claim_draw and (self.claims >> T_THREEFOLD_REPETITION) & 1 and self.repetition_ahead():
                 return _make_outcome(T_THREEFOLD_REPETITION, None, self.variant, False)
             return None
         if code == T_NO_MOVES:
             loser = self.pos.turn
+            if self.pos.pieces[loser] and not self.pos.pieces[loser ^ 1]:
+                loser ^= 1              # the side that has just moved has no pieces
             return _make_outcome(code, COLORS[loser if self.reversed_goal else loser ^ 1],
                                  self.variant, self.fmjd_draw_rules)
         if code == T_KING_CROWNED:
-            return _make_outcome(code, COLORS[self.pos.turn ^ 1], self.variant,
-                                 self.fmjd_draw_rules)
+            winner = self.pos.turn ^ 1
+            if not self.pos.kings & self.pos.pieces[winner]:
+                winner ^= 1             # only the side to move has a king
+            return _make_outcome(code, COLORS[winner], self.variant, self.fmjd_draw_rules)
         return _make_outcome(code, None, self.variant, self.fmjd_draw_rules)
 
     def is_game_over(self, bint claim_draw=False):

@@ -32,15 +32,17 @@ from .board cimport BoardCore
 from .enums cimport T_THREEFOLD_REPETITION
 from .actions cimport move_actions
 from .arrays cimport Buffer, new_buffer, adopt_buffer
+from .arrays import from_bytes
 from cpython.mem cimport PyMem_RawFree
 
 import os
+import struct
 import threading
 
 from ..board import Board
 from ..colors import BLACK as _BLACK, WHITE as _WHITE
 from ..errors import PlayoutsError
-from ..limits import as_int
+from ..limits import as_int, physical_memory_mb
 from ..outcome import TERMINATION_CODES, Termination, make_outcome
 from ..variants import Variant, get_variant
 from .position import _position
@@ -56,7 +58,8 @@ _CODES = {TERMINATION_CODES[t.value]: t for t in Termination}
 
 cdef class Playouts:
     """The games of one `playouts` call.  Every array is a shashki Buffer (numpy.asarray takes
-    it without a copy; `.tolist()` needs no numpy), game i at index i.
+    it without a copy; without numpy it is a sequence: ``games.results[i]``, iteration,
+    `.tolist()`), game i at index i.
 
     - `results` (int8): 1 White won, -1 Black won, 0 drawn (or cut at max_plies); the winner
       as Board.outcome names it (in giveaway the side left without a move, in breakthrough
@@ -116,15 +119,15 @@ cdef class Playouts:
 
     def termination(self, int game):
         """Why game `game` ended (None: it was cut at max_plies)."""
-        return _CODES.get(self.terminations.tolist()[game])
+        return _CODES.get(self.terminations[game])
 
     def outcome(self, int game):
         """The Outcome of game `game`, as Board.outcome would give it at its end (None: it was
         cut at max_plies)."""
-        code = self.terminations.tolist()[game]
+        code = self.terminations[game]
         if code == 0:
             return None
-        result = self.results.tolist()[game]
+        result = self.results[game]
         winner = _WHITE if result == 1 else _BLACK if result == -1 else None
         return make_outcome(code, winner, self.variant, self.fmjd_draw_rules)
 
@@ -154,6 +157,10 @@ def playouts(variant, n, *, seed=None, jobs=1, max_plies=None, bint claim_draw=T
     game ends; False plays on as Board.outcome() does.  `max_plies`: cut longer games (their
     termination is then 0).  `positions`, `actions`: record every ply (see Playouts), the
     actions numbered from the side to move's side with `perspective`.
+
+    PlayoutsError for an argument out of range, and for more games than the memory holds:
+    before any game is played when their results alone would not fit (GAME_BYTES a game),
+    and when an allocation fails.
     """
     board = variant if isinstance(variant, Board) else Board(get_variant(variant))
     count = as_int(n)
@@ -174,12 +181,51 @@ def playouts(variant, n, *, seed=None, jobs=1, max_plies=None, bint claim_draw=T
                        ("actions", actions), ("perspective", perspective)):
         if not isinstance(flag, bool):
             raise PlayoutsError(f"{name} must be True or False, not {flag!r}")
-    run = Run(board, count, start, max(1, min(threads, count)), limit, claim_draw,
-              perspective, positions, actions)
-    run.run()
+    _check_memory(count)
+    over = board.outcome(claim_draw=claim_draw)
+    if over is not None:
+        return _finished(board, count, over, positions, actions)
+    try:
+        run = Run(board, count, start, max(1, min(threads, count)), limit, claim_draw,
+                  perspective, positions, actions)
+        run.run()
+    except MemoryError:
+        raise PlayoutsError(f"out of memory playing {count:,} games"
+                            + (" and recording their plies" if positions or actions else "")
+                            + "; play them in batches of fewer games") from None
     recorded_positions, recorded_actions = run.records()
     return Playouts(board.variant, board.fmjd_draw_rules, run.results, run.lengths,
                     run.terminations, run.offsets(), recorded_positions, recorded_actions)
+
+
+def _finished(board, count, over, positions, actions):
+    """`count` games of no ply from `board`, whose game is over: each ends as
+    Board.outcome says (a set-up position may show an end that no move made, which the C
+    rules, asked after each move, do not look for)."""
+    result = 0 if over.winner is None else 1 if over.winner == _WHITE else -1
+    code = TERMINATION_CODES[over.termination.value]
+    return Playouts(board.variant, board.fmjd_draw_rules,
+                    from_bytes("b", (count,), struct.pack("b", result) * count),
+                    from_bytes("i", (count,), bytes(4 * count)),
+                    from_bytes("B", (count,), bytes([code]) * count),
+                    from_bytes("q", (count + 1,), bytes(8 * (count + 1))),
+                    from_bytes("Q", (0, 4), b"") if positions else None,
+                    from_bytes("i", (0,), b"") if actions else None)
+
+
+#: the bytes each game takes in the results, whatever is recorded: results (1), lengths (4),
+#: terminations (1), offsets (8)
+GAME_BYTES = 14
+
+
+def _check_memory(count):
+    """PlayoutsError, before anything is allocated, when the results of `count` games alone
+    would not fit in this machine's memory."""
+    memory = physical_memory_mb()
+    if memory is not None and count * GAME_BYTES > memory << 20:
+        raise PlayoutsError(f"{count:,} games need {count * GAME_BYTES / 2 ** 30:,.1f} GiB of "
+                            f"memory for their results, more than this machine's "
+                            f"{memory / 1024:,.1f} GiB; play them in batches of fewer games")
 
 
 def _jobs(jobs):

@@ -90,6 +90,7 @@ class ProgressBars:
         self.done = {}
         self.drawn = 0
         self.last = 0.0
+        self.resumed_tasks = 0      # tasks done before this run, read from a checkpoint
 
     def __call__(self, done: int, total: int, task: Task, count: int) -> None:
         if self.totals is None:
@@ -105,6 +106,13 @@ class ProgressBars:
         for task in tasks:
             self.totals[task.root_move] = self.totals.get(task.root_move, 0) + 1
 
+    def resumed(self, tasks: Sequence[Task]) -> None:
+        """The tasks a checkpoint already holds: their bars start filled, and the ETA is
+        reckoned from the tasks counted now."""
+        self.resumed_tasks = len(tasks)
+        for task in tasks:
+            self.done[task.root_move] = self.done.get(task.root_move, 0) + 1
+
     def _bar(self, fraction: float) -> str:
         filled = int(round(fraction * self.width))
         return "#" * filled + "-" * (self.width - filled)
@@ -115,9 +123,12 @@ class ProgressBars:
             got = self.done.get(move, 0)
             lines.append(f"{move or 'root':>14} [{self._bar(got / count)}] {got}/{count}")
         elapsed = time.perf_counter() - self.start
-        eta = elapsed * (total - done) / done if done else float("nan")
+        counted = done - self.resumed_tasks
+        eta = elapsed * (total - done) / counted if counted else float("nan")
+        resumed = f"  (resumed {self.resumed_tasks} of {total} tasks)" \
+            if self.resumed_tasks else ""
         lines.append(f"{'all':>14} [{self._bar(done / total)}] {done}/{total}  "
-                     f"{elapsed:.1f}s, ETA {eta:.1f}s")
+                     f"{elapsed:.1f}s, ETA {eta:.1f}s{resumed}")
         out = ""
         if self.drawn:
             out += f"\x1b[{self.drawn}F"
@@ -193,18 +204,25 @@ def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
                 print(f"{move}: {result.divide[move]}", file=out)
         print(f"perft {board.variant.name} depth {depth} ({convention}): {result.nodes}",
               file=out)
-        rates = [r for r in (_rate(result.nodes, result.seconds, "s wall"),
-                             _rate(result.nodes, cpu, "CPU-s", _CPU)) if r]
+        counted = result.nodes if result.counted is None else result.counted
+        if result.resumed:
+            print(f"resumed {result.resumed} of {result.tasks} tasks from the checkpoint "
+                  f"({result.nodes - counted} leaves); {counted} leaves counted now",
+                  file=out)
+        rates = [r for r in (_rate(counted, result.seconds, "s wall"),
+                             _rate(counted, cpu, "CPU-s", _CPU)) if r] if counted else []
         print(f"time {_seconds(result.seconds)} s wall, {_seconds(cpu)} s cpu; "
               + (", ".join(rates) if rates else
+                 "nothing counted now" if not counted else
                  "too fast to measure a rate"), file=out)
     if args.json:
         rows = [{"variant": board.variant.name, "fen": board.fen(), "depth": depth,
                  "convention": convention, "nodes": r.nodes, "seconds": round(r.seconds, 6),
                  "cpu_seconds": round(cpu, 6),
-                 "rate": round(r.rate) if _measurable(r.seconds) else None,
+                 "rate": round(r.rate) if _measurable(r.seconds) and r.counted else None,
                  "moves": {m: r.divide[m] for m in sorted(r.divide, key=_natural)},
-                 "tasks": r.tasks, "resumed_tasks": r.resumed, "jobs": args.jobs,
+                 "tasks": r.tasks, "resumed_tasks": r.resumed,
+                 "counted": r.nodes if r.counted is None else r.counted, "jobs": args.jobs,
                  "hash_mb": args.hash} for depth, r, cpu in results]
         json.dump(rows if args.depth_range else rows[0], out, indent=2)
         out.write("\n")
@@ -212,7 +230,7 @@ def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
         print(f"perft {board.variant.name} ({convention})", file=out)
         print(f"{'depth':>5} {'nodes':>16} {'seconds':>10} {'M leaves/s':>11}", file=out)
         for depth, r, _ in results:
-            rate = f"{r.rate / 1e6:.1f}" if _measurable(r.seconds) else "-"
+            rate = f"{r.rate / 1e6:.1f}" if _measurable(r.seconds) and r.counted else "-"
             print(f"{depth:>5} {r.nodes:>16} {r.seconds:>10.3f} {rate:>11}", file=out)
     return 0
 

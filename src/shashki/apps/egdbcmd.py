@@ -61,8 +61,9 @@ def cmd_egdb(args: argparse.Namespace, out: TextIO) -> int:
         wdl, dtz = tables.probe(board)
         word = {1: "win", 0: "draw", -1: "loss"}[wdl]
         move = tables.best_move(board) if board.legal_moves else None
+        plies = f"{abs(dtz)} {'ply' if abs(dtz) == 1 else 'plies'}"
         print(f"{board.fen()}: {word} for the side to move"
-              + (f", {dtz} plies to the next capture or man move" if wdl else "")
+              + (f", {plies} to the next capture or man move" if wdl else "")
               + (f"; best move {move}" if move is not None else ""), file=out)
         return 0
     if args.action == "build":
@@ -73,9 +74,12 @@ def cmd_egdb(args: argparse.Namespace, out: TextIO) -> int:
         report = egdb.build(more.variant, more.pieces, args.dir, progress=progress)
         print(report, file=out)
         return 0
-    checked, bad = egdb.verify(more.variant, more.pieces, args.dir,
-                               progress=lambda text: print(text, file=out, flush=True))
-    print(f"{checked:,} positions checked, {len(bad)} disagree with their successors",
+    tables = egdb.open_tables(more.variant, args.dir, more.pieces)
+    checked, bad = tables.verify(more.pieces,
+                                 progress=lambda text: print(text, file=out, flush=True))
+    print(f"{checked:,} positions checked of {tables.entries(more.pieces):,} entries (the "
+          f"other entries are slots of the index that hold no position: a white and a black "
+          f"man on one square), {len(bad)} disagree with their successors or are damaged",
           file=out)
     for line in bad:
         print(f"  {line}", file=out)

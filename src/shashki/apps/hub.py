@@ -16,14 +16,17 @@ games as pydraughts does.  The protocol is line based::
     pos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww moves="32-28 19-23"
     level move-time=1                        (or depth= / nodes= / [moves=] time= [inc=] /
                                               infinite; a level lasts for one search and
-                                              `pos` resets it, as in Scan: no level = infinite)
+                                              `pos` resets it, as in Scan: no level = infinite;
+                                              an infinite search answers only after `stop`,
+                                              even one that has found all it can)
     go think                              -> info depth=.. score=.. nodes=.. time=.. nps=.. pv=".."
                                              done move=32-28 ponder=19-23
     ping                                  -> pong (also during a search)
     stop / ponder-hit                        (during a search; `stop` always yields `done`)
     quit
 
-Bad input is answered with ``error message="..."`` and the engine keeps working; unknown
+Bad input is answered with ``error message="..."`` and the engine keeps working (a line longer
+than MAX_LINE, 64 KiB, too: it is dropped without being held in memory); unknown
 arguments are ignored (the protocol asks for that so it can grow), unknown commands are not.
 
 The games and their text are in shashki.hubtext: the `variant` parameter takes each game's Hub
@@ -57,13 +60,17 @@ from ..limits import MAX_DEPTH, Limit
 from ..variants import DEFAULT, VARIANTS, Variant, get_variant
 from .args import SubParsers, add_command, add_variant, whole
 
-__all__ = ["DEFAULT_HASH_MB", "MAX_HASH_MB", "HubProtocolError", "HubSession", "add_parser",
+__all__ = ["DEFAULT_HASH_MB", "MAX_HASH_MB", "MAX_LINE", "HubProtocolError", "HubSession", "add_parser",
            "cmd_hub", "format_line", "format_value", "move_text", "parse_level", "parse_line",
            "parse_move", "parse_position", "position_text", "score_text"]
 
 DEFAULT_HASH_MB = 32
 #: the largest hash table the Hub's `hash` parameter offers, MiB
 MAX_HASH_MB = 4096
+#: the longest line read, in characters: the protocol's lines are short (a position of 50
+#: squares and a game's king moves are a few hundred), so a longer one is refused without
+#: being held (answered with an error, the engine going on)
+MAX_LINE = 64 * 1024
 _POLL_SECONDS = 0.02
 _COMMANDS = ("hub", "init", "set-param", "new-game", "pos", "level", "go", "ping", "stop",
              "ponder-hit", "quit")
@@ -82,6 +89,7 @@ class _Search:
         self.level = level        # for ponder-hit: the time limit that starts then
         self.thread = None
         self.finished = threading.Event()
+        self.stopping = threading.Event()   # stop was asked: an infinite search may answer
 
     def alive(self) -> bool:
         return self.thread is not None and self.thread.is_alive()
@@ -90,6 +98,7 @@ class _Search:
         """Stop the search and wait for its `done`.  Stop is asked again until the worker
         ends, so a request that lands between two iterations (or before the first) is not
         lost."""
+        self.stopping.set()
         thread = self.thread
         while thread is not None and thread.is_alive():
             self.engine.stop()
@@ -141,9 +150,19 @@ class HubSession:
         """Read commands until `quit` or the end of the input; returns the exit status."""
         try:
             while True:
-                line = self._in.readline()
+                line = self._in.readline(MAX_LINE + 1)
                 if not line:
                     break                    # the GUI is gone: quit (protocol)
+                if len(line) > MAX_LINE and not line.endswith("\n"):
+                    while True:              # the rest of the line, read and dropped
+                        rest = self._in.readline(MAX_LINE)
+                        if not rest or rest.endswith("\n"):
+                            break
+                    self.error(f"a line longer than {MAX_LINE} characters was ignored "
+                               f"({line[:40]!r}...); Hub lines are short")
+                    if not rest:
+                        break
+                    continue
                 line = line.strip()
                 if not line:
                     continue
@@ -323,6 +342,10 @@ class HubSession:
             try:
                 result = engine.search(board, limit=limit, info=info, ponder=pondering)
                 assert result.best_move is not None     # the side to move has legal moves
+                if level.is_infinite:
+                    # "level infinite (for analysis, the GUI will send stop later)": a search
+                    # that has found all it can (a forced result, the deepest depth) waits
+                    search.stopping.wait()
                 pairs: List[Tuple[str, object]] = [("move", move_text(result.best_move, variant))]
                 if len(result.pv) > 1:
                     pairs.append(("ponder", move_text(result.pv[1], variant)))

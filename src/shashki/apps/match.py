@@ -371,7 +371,9 @@ def add_parser(sub: SubParsers) -> None:
                    help="SPRT and Elo error model: outcomes of game pairs (default) or of "
                         "single games")
     p.add_argument("--log", metavar="FILE.jsonl",
-                   help="append the result (specs, games, Elo, SPRT) as a JSON line to FILE")
+                   help="append the result (specs, games, Elo, SPRT) as a JSON line to FILE "
+                        "(an infinite Elo, when a side won every game, is the string +inf or "
+                        "-inf)")
 
 
 def _bounds(text: str) -> Tuple[float, float]:
@@ -483,15 +485,31 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
                  "b_spec": _settings(spec_b), "variant": variant.name,
                  "openings": table, "games": tally.games, "pairs": tally.pairs,
                  "wdl": [result.wins, result.draws, result.losses],
-                 "pentanomial": tally.pentanomial, "elo": round(elo, 1),
-                 "elo95": [round(low_elo, 1), round(high_elo, 1)],
+                 "pentanomial": tally.pentanomial, "elo": log_number(elo),
+                 "elo95": [log_number(low_elo), log_number(high_elo)],
                  "sprt": None if sprt is None else {
                      "elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha,
                      "beta": sprt.beta, "model": sprt.model,
-                     "llr": round(sprt.llr(tally), 3), "decision": decision}}
+                     "llr": log_number(sprt.llr(tally), 3), "decision": decision}}
         with open(args.log, "a", encoding="utf-8") as handle:
-            handle.write(json.dumps(entry) + "\n")
+            handle.write(json.dumps(entry, allow_nan=False) + "\n")
     return 0
+
+
+#: numbers of the log beyond this are infinities by another name (no Elo difference or LLR
+#: is that large): written as one
+LOG_INFINITY = 1e9
+
+
+def log_number(value: float, digits: int = 1) -> Union[float, str, None]:
+    """`value` for the JSON log of `--log`, which JSON must read: rounded to `digits`, an
+    infinite one (a side that won every game has an Elo difference of +inf) as the string
+    "+inf" or "-inf" (Python's float() reads it back), NaN as null."""
+    if math.isnan(value):
+        return None
+    if abs(value) >= LOG_INFINITY:
+        return "+inf" if value > 0 else "-inf"
+    return round(value, digits)
 
 
 def _settings(spec: Union[str, EngineSpec]) -> str:
