@@ -154,3 +154,33 @@ def test_real_games_round_trip(path):
             if name not in ("GameType", "FEN"):
                 assert again.headers[name] == value
         assert all(len(line) <= pdn.LINE_WIDTH for line in text.split("\n\n", 1)[1].splitlines())
+
+
+def short_form(game):
+    """The mainline of a russian `game` as text, each quiet man's move written in the russian
+    short form ("gh4") wherever that names the move alone, the rest as the game writes it."""
+    board = game.board(0)
+    words = []
+    for move in game.moves:
+        text = str(move)
+        if not move.is_capture and not board.kings & (1 << move.origin):
+            short = text[0] + text.split("-")[1]
+            try:
+                if board.parse_move(short) == move:
+                    text = short
+            except shashki.AmbiguousMoveError:
+                pass
+        words.append(text)
+        board.push(move)
+    return words
+
+
+def test_the_russian_short_form_reads_in_real_games():
+    path = GAMES_DIR / "lidraughts-russian.pdn"
+    shortened = 0
+    for game in pdn.read_games(path):
+        words = short_form(game)
+        shortened += sum(1 for w in words if "-" not in w and ":" not in w)
+        text = f'[GameType "25"]\n\n{" ".join(words)} *'
+        assert pdn.read_game(io.StringIO(text)).moves == game.moves
+    assert shortened > 100

@@ -885,6 +885,17 @@ def test_a_visitor_sees_the_game_in_file_order():
         "1:f6-g5", "(", "1:b6-a5", ")", ")", "1:f6-g5", "2:g3-h4", "2-0"]
 
 
+def test_the_russian_short_form_reads():
+    # Board.push takes the russian short form "gh4" (a man from the g-file to h4); the
+    # reader reads it with the same code (shashki.notation)
+    game = read('[GameType "25"]\n\n1. cd4 fg5 2. gh4 Gf6 3. dc5 *')
+    assert texts(game) == ["c3-d4", "f6-g5", "g3-h4", "g7-f6", "d4-c5"]
+    with pytest.raises(InvalidPdnError, match="illegal move 'ab6'"):
+        read('[GameType "25"]\n\n1. ab6 *')
+    with pytest.raises(InvalidPdnError, match="russian short form"):
+        read('[GameType "21"]\n\n1. ab4 *')          # english squares are numbers
+
+
 # --- issue 12: leaks, depth, long numbers --------------------------------------------------------
 
 def _open_descriptors():

@@ -44,6 +44,8 @@ ANNOTATION_MARKS = "!?*+#"
 #: separators accepted between squares
 SEPARATORS = "-x:×"
 _SPLIT = re.compile(r"[-x:×]")
+#: the russian short form ``ab4`` (a man from the a-file to b4), lowercase, as a pattern
+RUSSIAN_SHORT_FORM = "[a-h][a-h][1-8]"
 _RUSSIAN_SHORT = re.compile(r"([a-h])([a-h][1-8])\Z")
 _NUMBER = re.compile(r"[0-9]+\Z")
 _ALGEBRAIC = re.compile(r"([a-z])([0-9]+)\Z")

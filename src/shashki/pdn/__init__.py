@@ -12,8 +12,9 @@ file is never loaded whole; tags, ``{comments}``, ``;`` comments, NAGs (``$1``, 
 move numbers and results are understood; variations ``( ... )`` are skipped, or kept with
 ``variations=True`` (below).  The game is taken
 from the ``GameType`` tag, else a ``Variant`` tag, unless the caller forces one (``variant=``);
-``FEN`` sets up the position.  Every move is replayed on a Board (``Board.parse_move``), so a
-Game only ever holds legal moves.  Numbers of any length read (a zero-padded ``$0001`` is
+``FEN`` sets up the position.  Every move is replayed on a Board (``Board.parse_move``: the
+forms ``Board.push`` takes, the russian short form ``gh4`` included), so a Game only ever
+holds legal moves.  Numbers of any length read (a zero-padded ``$0001`` is
 NAG 1, a GameType ``0025`` is 25).
 
 Results: ``1-0`` is a win of White and ``0-1`` of Black in every game, english included

@@ -16,6 +16,7 @@ import weakref
 from typing import IO, Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from .._text import bounded_int
+from ..notation import RUSSIAN_SHORT_FORM
 from ..variants import Variant, get_variant
 from .builder import SEPARATOR, GameBuilder
 from .game import Game
@@ -30,7 +31,9 @@ MAX_NAG = 999
 # A tag line.  The value runs from the first quote to the last, so an unescaped quote inside
 # it (seen in real files) still reads.
 _TAG = re.compile(r'\s*\[\s*([A-Za-z0-9_]+)\s*"(.*)"\s*\]\s*\Z', re.S)
-# numbers of any length: a zero-padded one reads as its value (shashki._text.bounded_int)
+# numbers of any length: a zero-padded one reads as its value (shashki._text.bounded_int); a
+# move is squares joined by separators, or the russian short form (``gh4``) that
+# Board.parse_move reads too
 _SQUARE = r"(?:[a-hA-H][1-8]|[0-9]+)"
 _BOUNDARY = r"(?=[\s{}();$]|\Z)"
 _TOKEN = re.compile(
@@ -42,7 +45,8 @@ _TOKEN = re.compile(
     r"|(?P<nag>\$[0-9]+)" + _BOUNDARY +
     r"|(?P<result>1-0|0-1|1/2-1/2|\u00bd-\u00bd|2-0|0-2|1-1|0-0|\*)" + _BOUNDARY +
     r"|(?P<number>[0-9]+\.+)"
-    r"|(?P<move>" + _SQUARE + "(?:" + SEPARATOR + _SQUARE + r")+)(?P<suffix>[!?]{1,2})?" +
+    r"|(?P<move>" + _SQUARE + "(?:" + SEPARATOR + _SQUARE + r")+|(?i:" + RUSSIAN_SHORT_FORM +
+    r"))(?P<suffix>[!?]{1,2})?" +
     _BOUNDARY +
     r"|(?P<glyph>[!?]{1,2})" + _BOUNDARY +
     r"|(?P<ellipsis>\.\.\.|\u2026)"
