@@ -156,6 +156,42 @@ def test_real_games_round_trip(path):
         assert all(len(line) <= pdn.LINE_WIDTH for line in text.split("\n\n", 1)[1].splitlines())
 
 
+# --- scanning headers (read_headers, HeadersBuilder): no move is replayed -----------------------
+
+def spoiled(text):
+    """`text` (the games of a file) with its first game made unplayable: its first move's
+    origin square changed to one no piece can move from, the rest of the file as it was."""
+    tags, rest = text.split("\n\n", 1)
+    first_move = MOVE_TOKEN.search(rest)
+    bad = "a1-a2" if first_move.group(0)[0].isalpha() else "1-2"
+    return f"{tags}\n\n{rest[:first_move.start()]}{bad}{rest[first_move.end():]}"
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_headers_of_every_game_are_scanned_without_replay(path, monkeypatch):
+    text = spoiled(path.read_text(encoding="utf-8"))
+    sections = file_sections(path)
+    with pytest.raises(shashki.InvalidPdnError, match="game 1, line"):
+        pdn.read_game(io.StringIO(text))          # the first game cannot be played
+    # no move is read while headers are scanned: reading one would fail here
+    monkeypatch.setattr(shashki.Board, "parse_move", None)
+    handle = io.StringIO(text)
+    scanned = []
+    while (headers := pdn.read_headers(handle)) is not None:
+        scanned.append(headers)
+    assert len(scanned) == len(sections) == readme_counts()[path.name]
+    for headers, (tags, _) in zip(scanned, sections):
+        # the tags as written; PlayStrategy's result scored White first, its players named
+        variant = pdn.dialects.game_variant(tags, None)
+        assert {name: headers[name] for name in tags} == \
+            {**tags, "Result": scored_white_first(tags, variant)}
+        assert set(headers) - set(tags) <= ({"White", "Black"} if "P1" in tags else set())
+    assert list(pdn.read_games(io.StringIO(text), Visitor=pdn.HeadersBuilder)) == scanned
+    # skip_game skips the same games
+    handle = io.StringIO(text)
+    assert sum(iter(lambda: pdn.skip_game(handle), False)) == len(sections)
+
+
 def short_form(game):
     """The mainline of a russian `game` as text, each quiet man's move written in the russian
     short form ("gh4") wherever that names the move alone, the rest as the game writes it."""
