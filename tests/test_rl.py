@@ -138,3 +138,13 @@ def test_the_example_plays(capsys):
     assert module["main"](["rl_agents.py", "english", "2", "1"]) == 0
     out = capsys.readouterr().out
     assert "game 2:" in out and "English draughts" in out
+
+
+def test_the_default_game_reads_as_a_name_in_help():
+    import inspect
+    import pydoc
+    for function in (rl.env, rl.raw_env, rl.DraughtsEnv):
+        assert inspect.signature(function).parameters["variant"].default == "russian"
+    text = pydoc.render_doc(rl.env, renderer=pydoc.plaintext)
+    assert "variant: 'Union[str, Variant]' = 'russian'" in text
+    assert "Variant(name=" not in text

@@ -58,11 +58,13 @@ except ImportError as missing:  # pragma: no cover - the rl extra is installed i
 
 #: the agents, the first to move first
 AGENTS = ("player_0", "player_1")
+#: the game an environment plays when none is named (a name: help() shows it readably)
+DEFAULT_VARIANT = DEFAULT.name
 # plane order of the other side's view: its pieces first (the rest are the same for both)
 _SWAP = [2, 3, 0, 1, 4, 5, 6, 7, 8, 9]
 
 
-def env(variant: Union[str, Variant] = DEFAULT, **kwargs: Any) -> Any:
+def env(variant: Union[str, Variant] = DEFAULT_VARIANT, **kwargs: Any) -> Any:
     """The environment of `variant`, wrapped as PettingZoo's classic games are (illegal actions
     end the game, actions out of range and calls out of order raise).  Keywords: those of
     DraughtsEnv."""
@@ -72,7 +74,7 @@ def env(variant: Union[str, Variant] = DEFAULT, **kwargs: Any) -> Any:
     return _wrappers.OrderEnforcingWrapper(wrapped)
 
 
-def raw_env(variant: Union[str, Variant] = DEFAULT, **kwargs: Any) -> DraughtsEnv:
+def raw_env(variant: Union[str, Variant] = DEFAULT_VARIANT, **kwargs: Any) -> DraughtsEnv:
     """The environment without PettingZoo's wrappers."""
     if _MISSING is not None:
         raise ImportError(f"shashki.rl needs pettingzoo, gymnasium and numpy: "
@@ -92,7 +94,7 @@ class DraughtsEnv(_AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv, found 
     metadata: Dict[str, Any] = {"render_modes": list(RENDER_MODES), "name": "shashki_v0",
                                 "is_parallelizable": False, "render_fps": 1}
 
-    def __init__(self, variant: Union[str, Variant] = DEFAULT, *, perspective: bool = True,
+    def __init__(self, variant: Union[str, Variant] = DEFAULT_VARIANT, *, perspective: bool = True,
                  max_plies: Optional[int] = None, render_mode: Optional[str] = None) -> None:
         super().__init__()
         self.variant = get_variant(variant)
