@@ -14,8 +14,9 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
+import re
 import sys
-from typing import Callable, Dict, List, Optional, TextIO
+from typing import Callable, Dict, Iterable, List, Optional, TextIO, Tuple, Union
 
 from .. import squares as _sq
 from ..board import Board
@@ -36,6 +37,7 @@ __all__ = ["COMMANDS", "DEFAULT_LIMIT", "PlaySession", "add_parser", "cmd_play",
 
 #: the engine's limit when neither --depth nor --movetime is given
 DEFAULT_LIMIT = Limit(movetime=1.0)
+_DIGITS = re.compile(r"([0-9]+)")
 
 COMMANDS = (
     ("MOVE", "play a move in the game's notation, e.g. {example}"),
@@ -67,6 +69,37 @@ def _material(board: Board) -> str:
             text += f", {kings} king{'s' if kings > 1 else ''}"
         parts.append(text)
     return "   ".join(parts)
+
+
+def _natural_key(move: Move) -> List[Union[int, str]]:
+    # the move's text with its numbers read as numbers: 9-14 before 10-15, a3-b4 before c3-b4
+    return [int(part) if part.isdigit() else part for part in _DIGITS.split(str(move))]
+
+
+def natural_order(moves: Iterable[Move]) -> List[Move]:
+    """`moves` sorted as a player reads them: by origin, then destination, then route, with
+    square numbers in numeric order (``9-14`` before ``10-15``) and algebraic squares by file,
+    then rank (``a3-b4``, ``c3-b4``, ``c3-d4``)."""
+    return sorted(moves, key=_natural_key)
+
+
+def _listed(moves: Iterable[Move]) -> str:
+    return " ".join(map(str, natural_order(moves)))
+
+
+def _error_text(error: ShashkiError, legal: List[Move]) -> Tuple[str, bool]:
+    """The message of a move's error, with any list of moves in it in natural order, and
+    whether it lists every legal move (then they need not be printed again)."""
+    text = str(error)
+    every = ", ".join(map(str, legal))
+    if every and every in text:
+        return text.replace(every, ", ".join(map(str, natural_order(legal)))), True
+    # a list of some of them: the touched piece's moves, the candidates of ambiguous text
+    some = getattr(error, "alternatives", ())
+    shown = ", ".join(map(str, some))
+    if shown and shown in text:
+        text = text.replace(shown, ", ".join(map(str, natural_order(some))))
+    return text, False
 
 
 def _example(board: Board) -> str:
@@ -187,7 +220,7 @@ class PlaySession:
                 self.say(f"  {name:<7} {text.format(example=_example(board))}")
             return None
         if word == "moves":
-            self.say("legal moves: " + " ".join(map(str, board.legal_moves)))
+            self.say("legal moves: " + _listed(board.legal_moves))
             return None
         if word == "board":
             self.say(diagram(board, self.flipped))
@@ -233,8 +266,13 @@ class PlaySession:
         try:
             move = board.push(line)
         except ShashkiError as exc:
-            self.say(f"error: {exc}")
-            self.say("legal moves: " + " ".join(map(str, board.legal_moves)))
+            # the legal moves once, in natural order: in the error's message when it lists
+            # them all, else after it
+            legal = list(board.legal_moves)
+            text, listed = _error_text(exc, legal)
+            self.say(f"error: {text}")
+            if not listed:
+                self.say("legal moves: " + _listed(legal))
             return None
         self.say(f"you play {move}")
         return "moved"
