@@ -291,6 +291,21 @@ def test_engine_spec_parsing():
     assert issubclass(EngineSpecError, ValueError)
 
 
+def test_an_external_engine_is_named_as_the_docs_name_it():
+    # issue 23: docs/strength.md showed hub='/path/to/engine hub', which no code read; the
+    # page's spec is the one the match reads, and the other form says what to write
+    from pathlib import Path
+    from shashki.apps.players import hub_command
+    page = Path(__file__).resolve().parent.parent / "docs" / "strength.md"
+    specs = re.findall(r'"(hub:[^"]+)"', page.read_text(encoding="utf-8"))
+    assert len(specs) >= 2
+    for spec in specs:
+        command = hub_command(spec)
+        assert command[0].startswith("/path/") and command[-1] == "hub"
+    with pytest.raises(EngineSpecError, match="hub:COMMAND"):
+        EngineSpec.parse("hub='/path/to/engine hub'")
+
+
 def _never(board):
     raise AssertionError("no move should be asked for in a finished position")
 
