@@ -86,3 +86,16 @@ def test_api_pages_name_real_objects():
             assert hasattr(module, attr), name
         else:
             assert module.__doc__, f"{name} has no docstring to show"
+
+
+def test_every_game_has_its_rules_on_the_games_pages():
+    # the manual speaks of "the games of shashki.VARIANTS" rather than counting them (issue 23:
+    # it said five long after there were fourteen); this keeps that true: every game is a
+    # column of the five games' table or a row of the other games' table, and nothing else is
+    import shashki
+    five = (DOCS / "games" / "index.md").read_text(encoding="utf-8")
+    header = next(line for line in five.splitlines() if line.startswith("| rule |"))
+    columns = [cell.strip() for cell in header.strip().strip("|").split("|")[1:]]
+    more = (DOCS / "games" / "more.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `(\w+)` \|", more, re.M)
+    assert sorted(columns + rows) == sorted(v.name for v in shashki.VARIANTS)

@@ -1,4 +1,4 @@
-"""A built-in engine for all five games.
+"""A built-in engine for every game of shashki.VARIANTS.
 
     >>> import shashki
     >>> from shashki import engine

@@ -131,7 +131,7 @@ class PlaySession:
         # echo what was read when it came from a pipe, so the output is a readable transcript
         self.echo = (not sys.stdin.isatty()) if echo is None else echo
         self.save_path = save
-        # White's men start on the rows drawn at the bottom in all five games (in english too,
+        # White's men start on the rows drawn at the bottom in every game (in english too,
         # Black's 1-12 are at the top), so the player of Black looks from the other side
         self.flipped = color == BLACK
         self.start_turn = board.turn
