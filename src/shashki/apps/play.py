@@ -14,11 +14,11 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
-import re
 import sys
-from typing import Callable, Dict, Iterable, List, Optional, TextIO, Tuple, Union
+from typing import Callable, Dict, Iterable, List, Optional, TextIO, Tuple
 
 from .. import squares as _sq
+from .._text import natural_key
 from ..board import Board
 from ..colors import BLACK, WHITE
 from ..diagram import diagram
@@ -37,7 +37,6 @@ __all__ = ["COMMANDS", "DEFAULT_LIMIT", "PlaySession", "add_parser", "cmd_play",
 
 #: the engine's limit when neither --depth nor --movetime is given
 DEFAULT_LIMIT = Limit(movetime=1.0)
-_DIGITS = re.compile(r"([0-9]+)")
 
 COMMANDS = (
     ("MOVE", "play a move in the game's notation, e.g. {example}"),
@@ -71,16 +70,11 @@ def _material(board: Board) -> str:
     return "   ".join(parts)
 
 
-def _natural_key(move: Move) -> List[Union[int, str]]:
-    # the move's text with its numbers read as numbers: 9-14 before 10-15, a3-b4 before c3-b4
-    return [int(part) if part.isdigit() else part for part in _DIGITS.split(str(move))]
-
-
 def natural_order(moves: Iterable[Move]) -> List[Move]:
     """`moves` sorted as a player reads them: by origin, then destination, then route, with
     square numbers in numeric order (``9-14`` before ``10-15``) and algebraic squares by file,
     then rank (``a3-b4``, ``c3-b4``, ``c3-d4``)."""
-    return sorted(moves, key=_natural_key)
+    return sorted(moves, key=natural_key)
 
 
 def _listed(moves: Iterable[Move]) -> str:
