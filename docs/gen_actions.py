@@ -149,11 +149,14 @@ the time.
 
 ## The PettingZoo environment
 
-`shashki.rl.env(variant=...)` (`pip install shashki[rl]`) is an AEC environment in the style
-of PettingZoo's classic games: observations `{"observation": planes, "action_mask": mask}`
-from each agent's side, actions as above, +1/-1 when a side has no move (in giveaway that side
-wins), a draw rule as a truncation.  `examples/rl_agents.py` plays a random agent against the
-engine.
+`shashki.rl.env(variant=...)` (the `rl` extra: `pip install "shashki[rl]"` once shashki is
+installed) is an AEC environment in the style of PettingZoo's classic games: observations
+`{"observation": planes, "action_mask": mask}` from each agent's side, actions as above, +1/-1
+when a side has no move (in giveaway that side wins), a draw rule as a truncation;
+`shashki.rl.parallel_env(variant=...)` is the same game under PettingZoo's parallel API (only
+the action of the agent to move is played).  Render modes: `"human"` and `"ansi"` (the board
+as text), `"rgb_array"` (the picture of shashki.svg as an array).  `examples/rl_agents.py`
+plays a random agent against the engine.
 
 # The games
 """

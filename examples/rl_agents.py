@@ -1,6 +1,6 @@
 """A random agent against the engine in shashki's PettingZoo environment (trains nothing).
 
-    pip install shashki[rl]
+    pip install "shashki[rl]"      # once shashki is installed (README, "Optional libraries")
     python examples/rl_agents.py [VARIANT] [GAMES] [DEPTH]
 
 Each agent sees only what the environment gives it: the observation (planes and the mask of

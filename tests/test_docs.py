@@ -86,3 +86,61 @@ def test_api_pages_name_real_objects():
             assert hasattr(module, attr), name
         else:
             assert module.__doc__, f"{name} has no docstring to show"
+
+
+def test_every_game_has_its_rules_on_the_games_pages():
+    # the manual speaks of "the games of shashki.VARIANTS" rather than counting them (issue 23:
+    # it said five long after there were fourteen); this keeps that true: every game is a
+    # column of the five games' table or a row of the other games' table, and nothing else is
+    import shashki
+    five = (DOCS / "games" / "index.md").read_text(encoding="utf-8")
+    header = next(line for line in five.splitlines() if line.startswith("| rule |"))
+    columns = [cell.strip() for cell in header.strip().strip("|").split("|")[1:]]
+    more = (DOCS / "games" / "more.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `(\w+)` \|", more, re.M)
+    assert sorted(columns + rows) == sorted(v.name for v in shashki.VARIANTS)
+
+
+def _perft_parser():
+    from shashki.apps.cli import build_parser
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.choices and "perft" in a.choices)
+    return sub.choices["perft"]
+
+
+@pytest.mark.parametrize("where", ["README.md", "src/shashki/apps/cli.py"])
+def test_the_perft_synopsis_is_the_commands(where):
+    # issue 23: the README's synopsis left out --progress and showed DEPTH as required
+    text = (ROOT / where).read_text(encoding="utf-8")
+    start = text.index("shashki perft VARIANT")
+    lines = [text[start:].splitlines()[0]]
+    for line in text[start:].splitlines()[1:]:
+        if not line.strip().startswith("["):
+            break
+        lines.append(line)
+    synopsis = " ".join(lines)
+    parser = _perft_parser()
+    options = {s for a in parser._actions for s in a.option_strings
+               if s.startswith("--") and s != "--help"}
+    assert set(re.findall(r"\[(--[a-z-]+)", synopsis)) == options
+    depth = next(a for a in parser._actions if a.dest == "depth")
+    assert ("[DEPTH]" in synopsis) == (depth.nargs == "?")
+    progress = next(a for a in parser._actions if "--progress" in a.option_strings)
+    assert f"--progress {'|'.join(progress.choices)}" in synopsis
+
+
+def test_the_readmes_perft_signature_is_boards():
+    # the README writes Board.perft's signature out: it is the real one, keyword-only marked
+    import inspect
+    import shashki
+    parts, star = [], False
+    for name, parameter in inspect.signature(shashki.Board.perft).parameters.items():
+        if name == "self":
+            continue
+        if parameter.kind is parameter.KEYWORD_ONLY and not star:
+            parts.append("*")
+            star = True
+        default = parameter.default
+        parts.append(name if default is parameter.empty else f"{name}={default!r}")
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert f"board.perft({', '.join(parts)})" in readme

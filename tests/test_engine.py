@@ -279,3 +279,16 @@ def test_the_search_keys_its_children_as_their_own_positions(name):
             board.push(rng.choice(list(board.legal_moves)))
     if name in ("frisian", "frysk"):
         assert runs > 0     # the games did reach positions with a king's run
+
+
+def test_a_score_says_its_unit():
+    # issue 23: Score(value=-1) had no unit; the value is in hundredths of a man
+    from shashki._core import search as core
+    assert repr(Score(-1)) == "<Score -0.01 men (value=-1 centi-men)>"
+    assert repr(Score(250)) == "<Score +2.50 men (value=250 centi-men)>"
+    assert str(Score(250)) == "+2.50"
+    # a forced result is no number of men: its distance is shown instead
+    assert repr(Score(core.WIN_SCORE - 1)) == f"<Score win in 1 (value={core.WIN_SCORE - 1})>"
+    assert repr(Score(-core.WIN_SCORE + 2)).startswith("<Score loss in 1 ")
+    result = shashki.engine.search(shashki.Board("russian"), depth=2)
+    assert "centi-men" in repr(result)

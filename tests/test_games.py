@@ -154,3 +154,69 @@ def test_real_games_round_trip(path):
             if name not in ("GameType", "FEN"):
                 assert again.headers[name] == value
         assert all(len(line) <= pdn.LINE_WIDTH for line in text.split("\n\n", 1)[1].splitlines())
+
+
+# --- scanning headers (read_headers, HeadersBuilder): no move is replayed -----------------------
+
+def spoiled(text):
+    """`text` (the games of a file) with its first game made unplayable: its first move's
+    origin square changed to one no piece can move from, the rest of the file as it was."""
+    tags, rest = text.split("\n\n", 1)
+    first_move = MOVE_TOKEN.search(rest)
+    bad = "a1-a2" if first_move.group(0)[0].isalpha() else "1-2"
+    return f"{tags}\n\n{rest[:first_move.start()]}{bad}{rest[first_move.end():]}"
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_headers_of_every_game_are_scanned_without_replay(path, monkeypatch):
+    text = spoiled(path.read_text(encoding="utf-8"))
+    sections = file_sections(path)
+    with pytest.raises(shashki.InvalidPdnError, match="game 1, line"):
+        pdn.read_game(io.StringIO(text))          # the first game cannot be played
+    # no move is read while headers are scanned: reading one would fail here
+    monkeypatch.setattr(shashki.Board, "parse_move", None)
+    handle = io.StringIO(text)
+    scanned = []
+    while (headers := pdn.read_headers(handle)) is not None:
+        scanned.append(headers)
+    assert len(scanned) == len(sections) == readme_counts()[path.name]
+    for headers, (tags, _) in zip(scanned, sections):
+        # the tags as written; PlayStrategy's result scored White first, its players named
+        variant = pdn.dialects.game_variant(tags, None)
+        assert {name: headers[name] for name in tags} == \
+            {**tags, "Result": scored_white_first(tags, variant)}
+        assert set(headers) - set(tags) <= ({"White", "Black"} if "P1" in tags else set())
+    assert list(pdn.read_games(io.StringIO(text), Visitor=pdn.HeadersBuilder)) == scanned
+    # skip_game skips the same games
+    handle = io.StringIO(text)
+    assert sum(iter(lambda: pdn.skip_game(handle), False)) == len(sections)
+
+
+def short_form(game):
+    """The mainline of a russian `game` as text, each quiet man's move written in the russian
+    short form ("gh4") wherever that names the move alone, the rest as the game writes it."""
+    board = game.board(0)
+    words = []
+    for move in game.moves:
+        text = str(move)
+        if not move.is_capture and not board.kings & (1 << move.origin):
+            short = text[0] + text.split("-")[1]
+            try:
+                if board.parse_move(short) == move:
+                    text = short
+            except shashki.AmbiguousMoveError:
+                pass
+        words.append(text)
+        board.push(move)
+    return words
+
+
+def test_the_russian_short_form_reads_in_real_games():
+    path = GAMES_DIR / "lidraughts-russian.pdn"
+    shortened = 0
+    for game in pdn.read_games(path):
+        words = short_form(game)
+        shortened += sum(1 for w in words if "-" not in w and ":" not in w)
+        text = f'[GameType "25"]\n\n{" ".join(words)} *'
+        assert pdn.read_game(io.StringIO(text)).moves == game.moves
+    assert shortened > 100

@@ -75,3 +75,18 @@ def test_the_test_requirements_are_the_test_extra():
     pyproject = (here.parent / "pyproject.toml").read_text()
     extra = re.search(r"^test = \[(.*)\]$", pyproject, re.M).group(1)
     assert sorted(listed) == sorted(re.findall(r'"([^"]+)"', extra))
+
+
+def test_an_extra_is_added_to_the_installed_shashki_without_a_build():
+    # README "Optional libraries": shashki is on no package index, yet once it is installed
+    # `pip install "shashki[rl]"` works: pip takes the installed shashki (no index, no build)
+    # and adds what the extra names (left out here: --no-deps, so that nothing is fetched)
+    import subprocess
+    import sys
+    pip = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--no-index",
+                          "--no-deps", "shashki[rl]"], capture_output=True, text=True)
+    if "no such option: --dry-run" in pip.stderr:
+        pytest.skip("this pip has no --dry-run (pip 22.2 and later have)")
+    assert pip.returncode == 0, pip.stderr
+    assert "Requirement already satisfied: shashki[rl]" in pip.stdout
+    assert "Building" not in pip.stdout + pip.stderr

@@ -731,7 +731,13 @@ def test_unclosed_variation_is_still_an_error_when_kept():
     with pytest.raises(InvalidPdnError, match="variation '\\(' is not closed"):
         read("1. c3-d4 (1. e3-f4 *", variations=True)
     game = read("1. c3-d4 (1. e3-f4 *", variations=True, strict=False)
-    assert texts(game) == ["c3-d4"] and game.variations == [[]]
+    # read leniently, the variations left open keep the moves read, as the mainline does
+    assert texts(game) == ["c3-d4"] and len(game.errors) == 1
+    assert [[[str(m) for m in line] for line in lines] for lines in game.variations] == \
+        [[["e3-f4"]]]
+    nested = read("1. c3-d4 (1. e3-f4 f6-g5 (1... b6-a5", variations=True, strict=False)
+    assert len(nested.errors) == 1 and game_tree(nested) == [(0, 0, ("e3-f4", "f6-g5")),
+                                                             (1, 1, ("b6-a5",))]
 
 
 @st.composite
@@ -849,19 +855,30 @@ def test_nested_and_side_by_side_variations_stay_apart():
 
 
 class Events(pdn.Visitor):
-    """The visitor calls, in order, as words."""
+    """The visitor calls, in order, as words; a move with its number, counted on the board it
+    is played from."""
 
     def __init__(self):
         self.events = []
 
+    def begin_game(self):
+        self.events.append("<")
+
     def visit_header(self, name, value):
         self.events.append(f"[{name}]")
+
+    def end_headers(self):
+        self.events.append("|")
+
+    def visit_board(self, board):
+        self.boards = getattr(self, "boards", 0) + 1
 
     def visit_comment(self, comment):
         self.events.append("{" + comment + "}")
 
-    def visit_move(self, node, ply):
-        self.events.append(f"{ply}:{node.move}")
+    def visit_move(self, board, move):
+        assert move in board.legal_moves          # the board is the position before the move
+        self.events.append(f"{len(board.move_stack)}:{move}")
 
     def visit_nag(self, nag):
         self.events.append(f"${nag}")
@@ -875,16 +892,143 @@ class Events(pdn.Visitor):
     def visit_result(self, result):
         self.events.append(result)
 
+    def handle_error(self, error):
+        self.events.append(f"error: {error}")
+
+    def end_game(self):
+        self.events.append(">")
+
     def result(self):
         return self.events
 
 
+VISITED = '[GameType "25"]\n\n{start} 1. c3-d4 $1 {main} (1. e3-f4 f6-g5 (1... b6-a5)) ' \
+          "f6-g5 2. g3-h4 2-0"
+VISITED_EVENTS = [
+    "<", "[GameType]", "|", "{start}", "0:c3-d4", "$1", "{main}", "(", "0:e3-f4", "1:f6-g5",
+    "(", "1:b6-a5", ")", ")", "1:f6-g5", "2:g3-h4", "2-0", ">"]
+
+
 def test_a_visitor_sees_the_game_in_file_order():
-    game = read('[GameType "25"]\n\n{start} 1. c3-d4 $1 {main} (1. e3-f4 f6-g5 (1... b6-a5)) '
-                "f6-g5 2. g3-h4 2-0", variations=True)
-    assert game.accept(Events()) == [
-        "[GameType]", "[Result]", "{start}", "0:c3-d4", "$1", "{main}", "(", "0:e3-f4",
-        "1:f6-g5", "(", "1:b6-a5", ")", ")", "1:f6-g5", "2:g3-h4", "2-0"]
+    # read from the text, as python-chess's read_game(handle, Visitor=...) does
+    visitor = Events()
+    assert read(VISITED, Visitor=lambda: visitor, variations=True) == VISITED_EVENTS
+    assert visitor.boards == 1 + 6       # the start, then after each of the six moves
+    # walked from the game read, the same calls (the Result tag the movetext filled in too)
+    game = read(VISITED, variations=True)
+    walked = Events()
+    assert game.accept(walked) == VISITED_EVENTS[:2] + ["[Result]"] + VISITED_EVENTS[2:]
+    assert walked.boards == visitor.boards
+    # without variations=True, the reader skips them unseen
+    assert read(VISITED, Visitor=Events) == [
+        "<", "[GameType]", "|", "{start}", "0:c3-d4", "$1", "{main}", "1:f6-g5", "2:g3-h4",
+        "2-0", ">"]
+
+
+def test_the_visitor_sees_each_move_as_it_is_read():
+    # the reader streams: the first move reaches the visitor before the game's last line is
+    # read (an endless file of games: its handle counts the lines read)
+    handle = CountingHandle()
+    seen = []
+
+    class Watch(pdn.Visitor):
+        def visit_move(self, board, move):
+            seen.append((str(move), handle.lines_read))
+
+        def result(self):
+            return None
+
+    read_game(handle, Visitor=Watch)
+    assert seen == [("c3-d4", 4), ("f6-g5", 4)]      # tags, blank line, then the movetext line
+    # the errors of a game reach the visitor where they are met, and strict raises after
+    text = '[GameType "25"]\n\n1. c3-d4 b6-a5 2. d4-d5 a5-b4 *\n\n[GameType "25"]\n\n1. e3-f4 *'
+    handle = io.StringIO(text)
+    visitor = Events()
+    with pytest.raises(InvalidPdnError, match="'d4-d5'"):
+        read_game(handle, Visitor=lambda: visitor)
+    assert visitor.events[5].startswith("error: game 1, line 3: move 2. 'd4-d5'")
+    assert visitor.events[:5] == ["<", "[GameType]", "|", "0:c3-d4", "1:b6-a5"]
+    assert visitor.events[6:] == ["*", ">"]          # the moves after it are not sent
+    assert texts(read_game(handle)) == ["e3-f4"]      # the next game is read next
+
+
+class Skipping(Events):
+    """Events that skips what `skip` names: "game", "moves" or "variations"."""
+
+    def __init__(self, skip):
+        super().__init__()
+        self.skip = skip
+
+    def begin_game(self):
+        super().begin_game()
+        return pdn.SKIP if self.skip == "game" else None
+
+    def end_headers(self):
+        super().end_headers()
+        return pdn.SKIP if self.skip == "moves" else None
+
+    def begin_variation(self):
+        super().begin_variation()
+        return pdn.SKIP if self.skip == "variations" else None
+
+
+@pytest.mark.parametrize("skip,expected", [
+    ("game", ["<", ">"]),
+    ("moves", ["<", "[GameType]", "|", ">"]),
+    ("variations", ["<", "[GameType]", "|", "{start}", "0:c3-d4", "$1", "{main}", "(",
+                    "1:f6-g5", "2:g3-h4", "2-0", ">"]),
+])
+def test_skip_skips_what_the_visitor_says(skip, expected):
+    # an illegal move in the skipped part is not read, so it is no error
+    text = VISITED.replace("(1... b6-a5)", "(1... b6-b5)") + '\n\n[Event "next"]\n\n1. g3-f4 *'
+    for source in (read(text, Visitor=lambda: Skipping(skip), variations=True),
+                   read(VISITED, variations=True).accept(Skipping(skip))):
+        kept = [e for e in source if e != "[Result]"]
+        assert kept == expected
+    # the game ends where a full read ends it: the next read_game reads the next game
+    handle = io.StringIO(text)
+    read_game(handle, Visitor=lambda: Skipping(skip), variations=True)
+    assert read_game(handle).headers["Event"] == "next"
+
+
+def test_read_headers_and_skip_game():
+    handle = io.StringIO(MULTI)
+    assert pdn.skip_game(handle) is True
+    headers = pdn.read_headers(handle)
+    assert headers == {"Event": "two", "GameType": "21"}
+    assert [g.headers["Event"] for g in [read_game(handle)]] == ["three"]
+    rest = list(read_games(handle, Visitor=pdn.HeadersBuilder))
+    assert rest == [{"Event": "four"}, {}]
+    assert pdn.read_headers(handle) is None and pdn.skip_game(handle) is False
+    # a tag line that cannot be read is an error (strict), left out otherwise
+    bad = '[Event "x"]\n[Round 3]\n\n1. c3-d4 *'
+    with pytest.raises(InvalidPdnError, match="cannot read the tag line"):
+        pdn.read_headers(io.StringIO(bad))
+    assert pdn.read_headers(io.StringIO(bad), strict=False) == {"Event": "x"}
+    assert pdn.skip_game(io.StringIO(bad)) is True
+
+
+def test_the_writer_visits_the_reader_too():
+    # PdnWriter is a visitor: read_game with it writes the game as read, without a Game
+    game = read(VISITED, variations=True)
+    assert read(VISITED, Visitor=pdn.PdnWriter, variations=True) == str(game)
+    fen = "B:Wa1,c3,e3:Bf6,h8,b8"
+    text = f'[GameType "25"]\n[FEN "{fen}"]\n\n1... f6-g5 2. c3-d4 *'
+    assert read(text, Visitor=pdn.PdnWriter) == str(read(text))
+    written = str(read(text))
+    assert f'[FEN "{Board("russian", fen).fen()}"]' in written
+    assert written.endswith("\n\n1... f6-g5 2. c3-d4 *")
+
+
+def test_the_russian_short_form_reads():
+    # Board.push takes the russian short form "gh4" (a man from the g-file to h4); the
+    # reader reads it with the same code (shashki.notation)
+    game = read('[GameType "25"]\n\n1. cd4 fg5 2. gh4 Gf6 3. dc5 *')
+    assert texts(game) == ["c3-d4", "f6-g5", "g3-h4", "g7-f6", "d4-c5"]
+    with pytest.raises(InvalidPdnError, match="illegal move 'ab6'"):
+        read('[GameType "25"]\n\n1. ab6 *')
+    with pytest.raises(InvalidPdnError, match="russian short form"):
+        read('[GameType "21"]\n\n1. ab4 *')          # english squares are numbers
 
 
 # --- issue 12: leaks, depth, long numbers --------------------------------------------------------

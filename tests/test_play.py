@@ -130,14 +130,48 @@ def test_terminal_game_to_the_end(tmp_path, variant, color):
 
 # --- through a pipe -----------------------------------------------------------------------------
 
-def test_bad_entry_prints_the_error_and_the_legal_moves(tmp_path):
-    code, out = run_play(["russian", "--depth", "1"], ["c3-c4", "z9", "quit"], tmp_path)
+def in_reading_order(board):
+    """The legal moves by origin then destination, each square by file then rank (algebraic
+    games) or by number (numeric ones)."""
+    variant = board.variant
+
+    def place(square):
+        name = variant.square_name(square)
+        return (int(name),) if variant.numeric else variant.geometry.coords(square)
+
+    return [str(m) for m in sorted(board.legal_moves,
+                                   key=lambda m: (place(m.origin), place(m.destination)))]
+
+
+def test_bad_entry_prints_the_error_and_the_legal_moves_once_in_order(tmp_path):
+    board = shashki.Board("russian")
+    code, out = run_play(["russian", "--depth", "1"], ["c3-c4", "z9", "a1-b2", "moves", "quit"],
+                         tmp_path)
     assert code == 0
-    legal = " ".join(str(m) for m in shashki.Board("russian").legal_moves)
-    assert out.count(f"legal moves: {legal}") == 2
-    errors = [line for line in out.splitlines() if line.startswith("error: ")]
-    assert len(errors) == 2 and "c3-c4" in errors[0] and "z9" in errors[1]
+    legal = in_reading_order(board)
+    assert legal[:3] == ["a3-b4", "c3-b4", "c3-d4"]
+    lines = out.splitlines()
+    errors = [i for i, line in enumerate(lines) if line.startswith("error: ")]
+    assert len(errors) == 3 and "c3-c4" in lines[errors[0]] and "z9" in lines[errors[1]]
+    # text that is no move: the legal moves follow, once
+    for i in errors[:2]:
+        assert lines[i + 1] == "legal moves: " + " ".join(legal)
+    # an illegal move: its message lists them, in the same order, and they are not repeated
+    assert lines[errors[2]].endswith("legal moves: " + ", ".join(legal))
+    assert not lines[errors[2] + 1].startswith("legal moves")
+    assert out.count("legal moves: " + " ".join(legal)) == 3     # with the `moves` command
     assert "you play" not in out
+
+
+def test_numbered_moves_are_listed_in_numeric_order(tmp_path):
+    fen = "W:W6,10,14,15:B27"           # White's men on one- and two-digit squares
+    board = shashki.Board("english", fen)
+    code, out = run_play(["english", "--depth", "1", "--color", "white", "--fen", fen],
+                         ["zz", "quit"], tmp_path)
+    legal = in_reading_order(board)
+    assert legal != sorted(legal)        # the order of the text would put 10-7 before 6-1
+    line = next(line for line in out.splitlines() if line.startswith("legal moves: "))
+    assert line.split(": ", 1)[1].split() == legal
 
 
 def test_undo_takes_back_the_move_and_the_reply(tmp_path):
@@ -257,6 +291,21 @@ def test_engine_spec_parsing():
         with pytest.raises(EngineSpecError):
             EngineSpec.parse(bad)
     assert issubclass(EngineSpecError, ValueError)
+
+
+def test_an_external_engine_is_named_as_the_docs_name_it():
+    # issue 23: docs/strength.md showed hub='/path/to/engine hub', which no code read; the
+    # page's spec is the one the match reads, and the other form says what to write
+    from pathlib import Path
+    from shashki.apps.players import hub_command
+    page = Path(__file__).resolve().parent.parent / "docs" / "strength.md"
+    specs = re.findall(r'"(hub:[^"]+)"', page.read_text(encoding="utf-8"))
+    assert len(specs) >= 2
+    for spec in specs:
+        command = hub_command(spec)
+        assert command[0].startswith("/path/") and command[-1] == "hub"
+    with pytest.raises(EngineSpecError, match="hub:COMMAND"):
+        EngineSpec.parse("hub='/path/to/engine hub'")
 
 
 def _never(board):

@@ -1,6 +1,7 @@
 """shashki: draughts (checkers) for Python on a fast Cython core.
 
-Five 8x8 games: russian, giveaway (poddavki), brazilian, italian, english (american checkers).
+The games are those of ``shashki.VARIANTS``: russian, giveaway (poddavki), brazilian, italian,
+english (american checkers), international and the others of the docs' games pages.
 
 >>> import shashki
 >>> board = shashki.Board("english")

@@ -1,5 +1,5 @@
 """Reading untrusted text (FEN, move text, PDN tags, protocol lines): numbers of any length,
-and quoting it in error messages.
+and quoting it in error messages; and the natural order of texts with numbers in them.
 
 Python refuses to convert a string of more than 4,300 digits (sys.set_int_max_str_digits) with
 a plain ValueError, and a zero-padded number passes a length check made before stripping the
@@ -10,7 +10,8 @@ parser's own error.
 
 from __future__ import annotations
 
-from typing import Optional
+import re
+from typing import List, Optional, Union
 
 
 #: the longest text quoted whole in an error message (fuzzed input can be huge)
@@ -36,3 +37,12 @@ def bounded_int(digits: str, maximum: int) -> Optional[int]:
         return None
     value = int(significant)
     return value if value <= maximum else None
+
+
+_DIGITS = re.compile(r"([0-9]+)")
+
+
+def natural_key(text: object) -> List[Union[int, str]]:
+    """A sort key for `text` (its str) that reads each run of digits as a number: ``9-14``
+    before ``10-15``, ``a3-b4`` before ``c3-b4``."""
+    return [int(part) if part.isdigit() else part for part in _DIGITS.split(str(text))]

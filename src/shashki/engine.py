@@ -1,4 +1,4 @@
-"""A built-in engine for all five games.
+"""A built-in engine for every game of shashki.VARIANTS.
 
     >>> import shashki
     >>> from shashki import engine
@@ -39,11 +39,18 @@ _WIN = _search.WIN_SCORE
 
 @dataclass(frozen=True)
 class Score:
-    """A score from the side to move's point of view, in hundredths of a man.
+    """A score from the side to move's point of view.
 
-    `win_in` is the number of the side to move's own moves to a forced win (negative: the
-    opponent's moves to a forced loss), or None.
+    `value` is in hundredths of a man (centi-men): +100 is a man ahead, -1 a hundredth of a
+    man behind; str() shows it in men (``-0.01``).  Beyond ±(search.WIN_SCORE -
+    search.MAX_PLY) it is a forced result: `win_in` is the number of the side to move's own
+    moves to a forced win (negative: the opponent's moves to a forced loss), or None; `egdb`
+    is 1 or -1 for a win or loss the endgame databases hold.
+
+    >>> Score(-1)
+    <Score -0.01 men (value=-1 centi-men)>
     """
+    #: hundredths of a man (centi-men), from the side to move's point of view
     value: int
 
     @property
@@ -74,6 +81,12 @@ class Score:
         if self.egdb is not None:
             return "egdb win" if self.egdb > 0 else "egdb loss"
         return f"{self.value / 100:+.2f}"
+
+    def __repr__(self) -> str:
+        # the unit said with the number: a bare Score(value=-1) read as anything
+        if self.win_in is not None or self.egdb is not None:
+            return f"<Score {self} (value={self.value})>"
+        return f"<Score {self} men (value={self.value} centi-men)>"
 
 
 @dataclass(frozen=True)

@@ -3,14 +3,16 @@
 A FEN is the side to move (``W`` or ``B``), then a section per colour (``W`` or ``B`` followed by
 its squares, comma-separated; ``K`` before a king's square; ``21-32`` is a range), all joined by
 ``:`` (RULES.md "Squares, notation and FEN").  The squares are the game's: a1..h8 in the
-algebraic games (russian, giveaway, brazilian), 1..32 in italian and english.
+algebraic games (russian, giveaway, brazilian, ...), numbers in the numeric ones (1..32 in
+italian and english, 1..50 on 10x10): ``Variant.numeric`` says which.
 
 Reading is tolerant of what real files contain: spaces, a trailing dot, surrounding quotes, an
 empty side (``W:W21:B``), either colour order, lowercase letters, ranges, numeric squares in the
 english numbering for the algebraic games (1 = b8, White on 21-32), lidraughts' ``:H0:F1``
 counters.  It is strict about anything that would make a wrong position: each problem raises
 InvalidFenError naming it (unknown character, square out of range or not playable, a square
-used twice, a man on its own promotion row, more than 12 pieces a side, a bad side to move).
+used twice, a man on its own promotion row, more pieces a side than the board allows
+(``Geometry.max_pieces``: 12 on 8x8, 20 on 10x10), a bad side to move).
 
 Writing gives one canonical text per position, so reading then writing is stable.
 """

@@ -49,6 +49,8 @@ SEPARATORS = "-x:×"
 #: the separators that name a capture (a quiet move is written with '-')
 CAPTURE_SEPARATORS = "x:×"
 _SPLIT = re.compile(r"[-x:×]")
+#: the russian short form ``ab4`` (a man from the a-file to b4), lowercase, as a pattern
+RUSSIAN_SHORT_FORM = "[a-h][a-h][1-8]"
 _RUSSIAN_SHORT = re.compile(r"([a-h])([a-h][1-8])\Z")
 _NUMBER = re.compile(r"[0-9]+\Z")
 _ALGEBRAIC = re.compile(r"([a-z])([0-9]+)\Z")

@@ -2,8 +2,10 @@
 
 An AEC environment in the style of PettingZoo's classic board games (chess, connect four):
 two agents, ``player_0`` (the side that moves first: White, or Black in english) and
-``player_1``, taking turns.  Needs the optional extra ``pip install shashki[rl]`` (pettingzoo,
-gymnasium, numpy); ``import shashki`` never loads them.
+``player_1``, taking turns.  ``shashki.rl.parallel_env(variant=...)`` is the same game under
+PettingZoo's parallel API (below).  Needs the libraries of the optional extra ``rl``
+(pettingzoo, gymnasium, numpy; resvg-py and pillow for pictures): README.md "Optional
+libraries" says how to add them; ``import shashki`` never loads them.
 
 - observation: ``{"observation": planes, "action_mask": mask}``: the Board.planes() of the
   position (float32, shape ``variant.planes_shape``), seen from the observing agent's side
@@ -19,6 +21,14 @@ gymnasium, numpy); ``import shashki`` never loads them.
 - end: `terminations` when the game is won; `truncations` when a draw rule of the game ends it
   (repetition, the kings-only and no-progress limits, the endgame rules such as FMJD-64's; the
   draws a player may claim, english's, are claimed at once), or after `max_plies` plies.
+
+- render modes: "human" prints the board, "ansi" returns it as text, "rgb_array" returns
+  the picture of shashki.svg (the last move marked) as a (RENDER_SIZE, RENDER_SIZE, 3) uint8
+  array (400 pixels a side), drawn with resvg-py and read with pillow.
+- parallel API: ``parallel_env`` wraps ``env`` in PettingZoo's turn_based_aec_to_parallel.
+  Each step takes a dict of actions, of which only the action of the agent to move (the one
+  whose action mask is not all zeros; ``infos[agent]["active_agent"]`` names it after a
+  step) is played: the other agent's entry may be anything, or missing.
 
 ``env.unwrapped.board`` is the shashki Board of the game, for agents that search (see
 examples/rl_agents.py, a random agent against the engine).
@@ -36,12 +46,14 @@ examples/rl_agents.py, a random agent against the engine).
 from __future__ import annotations
 
 import importlib
+import io
 from typing import Any, Dict, Optional, Union
 
+from . import svg as _svg
 from .board import Board
 from .variants import DEFAULT, Variant, get_variant
 
-__all__ = ["env", "raw_env", "DraughtsEnv"]
+__all__ = ["env", "raw_env", "parallel_env", "DraughtsEnv"]
 
 try:
     # Optional dependencies, looked up by name: the module imports (and its docs build) without
@@ -51,6 +63,7 @@ try:
     _wrappers: Any = importlib.import_module("pettingzoo.utils.wrappers")
     _AgentSelector: Any = importlib.import_module("pettingzoo.utils.agent_selector").AgentSelector
     _AECEnv: Any = importlib.import_module("pettingzoo").AECEnv
+    _conversions: Any = importlib.import_module("pettingzoo.utils.conversions")
     _MISSING: Optional[ImportError] = None
 except ImportError as missing:  # pragma: no cover - the rl extra is installed in tox -e rl
     _AECEnv = object
@@ -58,11 +71,15 @@ except ImportError as missing:  # pragma: no cover - the rl extra is installed i
 
 #: the agents, the first to move first
 AGENTS = ("player_0", "player_1")
+#: the game an environment plays when none is named (a name: help() shows it readably)
+DEFAULT_VARIANT = DEFAULT.name
+#: the width and height, in pixels, of the pictures of render_mode "rgb_array"
+RENDER_SIZE = 400
 # plane order of the other side's view: its pieces first (the rest are the same for both)
 _SWAP = [2, 3, 0, 1, 4, 5, 6, 7, 8, 9]
 
 
-def env(variant: Union[str, Variant] = DEFAULT, **kwargs: Any) -> Any:
+def env(variant: Union[str, Variant] = DEFAULT_VARIANT, **kwargs: Any) -> Any:
     """The environment of `variant`, wrapped as PettingZoo's classic games are (illegal actions
     end the game, actions out of range and calls out of order raise).  Keywords: those of
     DraughtsEnv."""
@@ -72,12 +89,31 @@ def env(variant: Union[str, Variant] = DEFAULT, **kwargs: Any) -> Any:
     return _wrappers.OrderEnforcingWrapper(wrapped)
 
 
-def raw_env(variant: Union[str, Variant] = DEFAULT, **kwargs: Any) -> DraughtsEnv:
+def raw_env(variant: Union[str, Variant] = DEFAULT_VARIANT, **kwargs: Any) -> DraughtsEnv:
     """The environment without PettingZoo's wrappers."""
     if _MISSING is not None:
-        raise ImportError(f"shashki.rl needs pettingzoo, gymnasium and numpy: "
-                          f"pip install shashki[rl] ({_MISSING})")
+        raise ImportError(f"shashki.rl needs pettingzoo, gymnasium and numpy, the libraries "
+                          f"of the extra 'rl' (README.md, \"Optional libraries\"): {_MISSING}")
     return DraughtsEnv(variant, **kwargs)
+
+
+def parallel_env(variant: Union[str, Variant] = DEFAULT_VARIANT, **kwargs: Any) -> Any:
+    """The environment of `variant` under PettingZoo's parallel API: env() wrapped in
+    PettingZoo's ``turn_based_aec_to_parallel``.  ``step(actions)`` plays the action of the
+    agent to move and ignores the other's (see the module docstring).  Keywords: those of
+    DraughtsEnv."""
+    return _conversions.turn_based_aec_to_parallel(env(variant, **kwargs))
+
+
+def _picture_libraries() -> Any:
+    """(resvg_py, PIL.Image), the optional libraries of render_mode "rgb_array"; ImportError
+    saying what to install when they are missing."""
+    try:
+        return importlib.import_module("resvg_py"), importlib.import_module("PIL.Image")
+    except ImportError as missing:
+        raise ImportError(f"render_mode 'rgb_array' needs resvg-py and pillow, libraries of "
+                          f"the extra 'rl' (README.md, \"Optional libraries\"): "
+                          f"{missing}") from None
 
 
 class DraughtsEnv(_AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv, found at run time
@@ -85,20 +121,24 @@ class DraughtsEnv(_AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv, found 
 
     `perspective`: observations and actions from each agent's own side (default True);
     `max_plies`: truncate longer games (None: the game's draw rules alone end it);
-    `render_mode`: "human" prints the board, "ansi" returns it as text.
+    `render_mode`: "human" prints the board, "ansi" returns it as text, "rgb_array" as a
+    picture (a RENDER_SIZE x RENDER_SIZE x 3 uint8 array; needs resvg-py and pillow).
     """
 
-    RENDER_MODES = ("human", "ansi")
+    RENDER_MODES = ("human", "ansi", "rgb_array")
     metadata: Dict[str, Any] = {"render_modes": list(RENDER_MODES), "name": "shashki_v0",
                                 "is_parallelizable": False, "render_fps": 1}
 
-    def __init__(self, variant: Union[str, Variant] = DEFAULT, *, perspective: bool = True,
-                 max_plies: Optional[int] = None, render_mode: Optional[str] = None) -> None:
+    def __init__(self, variant: Union[str, Variant] = DEFAULT_VARIANT, *,
+                 perspective: bool = True, max_plies: Optional[int] = None,
+                 render_mode: Optional[str] = None) -> None:
         super().__init__()
         self.variant = get_variant(variant)
         if render_mode is not None and render_mode not in self.RENDER_MODES:
             raise ValueError(f"render_mode must be one of {', '.join(self.RENDER_MODES)} or "
                              f"None, not {render_mode!r}")
+        if render_mode == "rgb_array":
+            _picture_libraries()    # missing: say so now, not at the first picture
         if max_plies is not None and (isinstance(max_plies, bool) or
                                       not isinstance(max_plies, int) or max_plies < 1):
             raise ValueError(f"max_plies must be an int >= 1 or None, not {max_plies!r}")
@@ -187,14 +227,25 @@ class DraughtsEnv(_AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv, found 
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> Optional[str]:
+    def render(self) -> Any:
+        """None ("human": the board is printed), the board as text ("ansi"), or its picture
+        as an array of shape (RENDER_SIZE, RENDER_SIZE, 3), dtype uint8 ("rgb_array")."""
         if self.render_mode is None:
             return None
+        if self.render_mode == "rgb_array":
+            return self._picture()
         text = str(self.board)
         if self.render_mode == "human":
             print(text)
             return None
         return text
+
+    def _picture(self) -> Any:
+        resvg, image = _picture_libraries()
+        stack = self.board.move_stack
+        text = _svg.board(self.board, size=RENDER_SIZE, last_move=stack[-1] if stack else None)
+        png = resvg.svg_to_bytes(svg_string=text)
+        return _np.asarray(image.open(io.BytesIO(png)).convert("RGB"), dtype=_np.uint8)
 
     def close(self) -> None:
         pass

@@ -5,10 +5,11 @@
 >>> svg.startswith("<svg") and svg.count('class="piece ') == 24
 True
 
-Each game is drawn the way its players see it (RULES.md "Squares, notation and FEN"): russian,
-giveaway, brazilian and english with a dark square in White's bottom-left corner (a1), italian
-mirrored, with a light square there and h1 dark.  The edges carry the files a-h and ranks 1-8;
-in the numeric games (italian, english) every dark square also shows its number, since those
+Each game is drawn the way its players see it (RULES.md "Squares, notation and FEN"): with a
+dark square in White's bottom-left corner (a1), or mirrored where the game's record says so
+(``Variant.mirrored``: italian, spanish), with a light square there and h1 dark.  The edges
+carry the files and ranks (a-h and 1-8 on 8x8); in the numeric games (``Variant.numeric``:
+italian, english, international, ...) every dark square also shows its number, since those
 games are read by number.  ``flipped=True`` shows the board from Black's side.
 
 Plain string building with no dependencies, as python-chess's ``chess.svg`` does; Jupyter shows

@@ -374,6 +374,9 @@ cdef class BoardCore(Placement):
         return _make_outcome(code, None, self.variant, self.fmjd_draw_rules)
 
     def is_game_over(self, bint claim_draw=False):
+        """Whether the game has ended: ``outcome(claim_draw) is not None`` (the side to move
+        has no legal move, or a draw rule of the game applies; draws a player must claim count
+        only with `claim_draw=True`)."""
         return self.outcome(claim_draw) is not None
 
     def result(self, bint claim_draw=False):

@@ -1,7 +1,7 @@
 """The `shashki` command: the perft counter here, and the subcommands of the other front ends.
 
-    shashki perft VARIANT DEPTH [--fen FEN] [--paths] [--divide] [--jobs N] [--hash MB]
-                                [--checkpoint FILE] [--json] [--depth-range A-B]
+    shashki perft VARIANT [DEPTH] [--fen FEN] [--paths] [--divide] [--depth-range A-B]
+                  [--jobs N] [--hash MB] [--checkpoint FILE] [--json] [--progress auto|on|off]
     shashki play VARIANT ...        (shashki.apps.play)
     shashki match A B ...           (shashki.apps.match)
     shashki hub ...                 (shashki.apps.hub)
@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import time
-from typing import Dict, Iterable, List, Optional, Sequence, TextIO, Tuple, Union
+from typing import Dict, Iterable, List, Optional, Sequence, TextIO, Tuple
 
 from .. import __version__
+from .._text import natural_key
 from .. import perft as runner
 from ..board import Board
 from ..limits import MAX_HASH_MB
@@ -138,10 +138,6 @@ class ProgressBars:
         self.drawn = len(lines)
 
 
-def _natural(text: object) -> List[Union[int, str]]:
-    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", str(text))]
-
-
 # the resolutions of the clocks the times are taken on
 _WALL = time.get_clock_info("perf_counter").resolution
 _CPU = time.get_clock_info("process_time").resolution
@@ -200,7 +196,7 @@ def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
         if args.json or args.depth_range:
             continue
         if args.divide:
-            for move in sorted(result.divide, key=_natural):
+            for move in sorted(result.divide, key=natural_key):
                 print(f"{move}: {result.divide[move]}", file=out)
         print(f"perft {board.variant.name} depth {depth} ({convention}): {result.nodes}",
               file=out)
@@ -220,7 +216,7 @@ def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
                  "convention": convention, "nodes": r.nodes, "seconds": round(r.seconds, 6),
                  "cpu_seconds": round(cpu, 6),
                  "rate": round(r.rate) if _measurable(r.seconds) and r.counted else None,
-                 "moves": {m: r.divide[m] for m in sorted(r.divide, key=_natural)},
+                 "moves": {m: r.divide[m] for m in sorted(r.divide, key=natural_key)},
                  "tasks": r.tasks, "resumed_tasks": r.resumed,
                  "counted": r.nodes if r.counted is None else r.counted, "jobs": args.jobs,
                  "hash_mb": args.hash} for depth, r, cpu in results]

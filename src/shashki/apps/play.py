@@ -15,8 +15,9 @@ import argparse
 import datetime
 import os
 import sys
-from typing import Callable, Dict, List, Optional, TextIO
+from typing import Callable, Dict, Iterable, List, Optional, TextIO, Tuple
 
+from .._text import natural_key
 from ..board import Board
 from ..colors import BLACK, WHITE
 from ..diagram import diagram
@@ -69,6 +70,32 @@ def _material(board: Board) -> str:
     return "   ".join(parts)
 
 
+def natural_order(moves: Iterable[Move]) -> List[Move]:
+    """`moves` sorted as a player reads them: by origin, then destination, then route, with
+    square numbers in numeric order (``9-14`` before ``10-15``) and algebraic squares by file,
+    then rank (``a3-b4``, ``c3-b4``, ``c3-d4``)."""
+    return sorted(moves, key=natural_key)
+
+
+def _listed(moves: Iterable[Move]) -> str:
+    return " ".join(map(str, natural_order(moves)))
+
+
+def _error_text(error: ShashkiError, legal: List[Move]) -> Tuple[str, bool]:
+    """The message of a move's error, with any list of moves in it in natural order, and
+    whether it lists every legal move (then they need not be printed again)."""
+    text = str(error)
+    every = ", ".join(map(str, legal))
+    if every and every in text:
+        return text.replace(every, ", ".join(map(str, natural_order(legal)))), True
+    # a list of some of them: the touched piece's moves, the candidates of ambiguous text
+    some = getattr(error, "alternatives", ())
+    shown = ", ".join(map(str, some))
+    if shown and shown in text:
+        text = text.replace(shown, ", ".join(map(str, natural_order(some))))
+    return text, False
+
+
 def _example(board: Board) -> str:
     moves = list(board.legal_moves)
     return str(moves[0]) if moves else ("22-18" if board.variant.numeric else "c3-d4")
@@ -98,7 +125,7 @@ class PlaySession:
         # echo what was read when it came from a pipe, so the output is a readable transcript
         self.echo = (not sys.stdin.isatty()) if echo is None else echo
         self.save_path = save
-        # White's men start on the rows drawn at the bottom in all five games (in english too,
+        # White's men start on the rows drawn at the bottom in every game (in english too,
         # Black's 1-12 are at the top), so the player of Black looks from the other side
         self.flipped = color == BLACK
         self.start_turn = board.turn
@@ -187,7 +214,7 @@ class PlaySession:
                 self.say(f"  {name:<7} {text.format(example=_example(board))}")
             return None
         if word == "moves":
-            self.say("legal moves: " + " ".join(map(str, board.legal_moves)))
+            self.say("legal moves: " + _listed(board.legal_moves))
             return None
         if word == "board":
             self.say(diagram(board, self.flipped))
@@ -233,8 +260,13 @@ class PlaySession:
         try:
             move = board.push(line)
         except ShashkiError as exc:
-            self.say(f"error: {exc}")
-            self.say("legal moves: " + " ".join(map(str, board.legal_moves)))
+            # the legal moves once, in natural order: in the error's message when it lists
+            # them all, else after it
+            legal = list(board.legal_moves)
+            text, listed = _error_text(exc, legal)
+            self.say(f"error: {text}")
+            if not listed:
+                self.say("legal moves: " + _listed(legal))
             return None
         self.say(f"you play {move}")
         return "moved"

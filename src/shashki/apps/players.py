@@ -110,6 +110,11 @@ class EngineSpec:
                 raise EngineSpecError(f"cannot read {item!r} in engine spec {text!r}; expected "
                                       f"key=value, e.g. depth=4")
             key = "movetime" if key == "time" else key
+            if key == "hub":
+                # an external engine is a player of its own, not a setting of this one's
+                raise EngineSpecError(
+                    f"{item!r} in engine spec {text!r}: an external Hub engine is named by a "
+                    f"spec of its own, hub:COMMAND (e.g. \"hub:scan hub\"), not hub=")
             if key not in cls.KEYS and key not in EVAL_WEIGHTS and key not in SEARCH_OPTIONS:
                 raise EngineSpecError(
                     f"unknown setting {key!r} in engine spec {text!r}; expected "

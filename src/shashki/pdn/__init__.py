@@ -12,8 +12,9 @@ file is never loaded whole; tags, ``{comments}``, ``;`` comments, NAGs (``$1``, 
 move numbers and results are understood; variations ``( ... )`` are skipped, or kept with
 ``variations=True`` (below).  The game is taken
 from the ``GameType`` tag, else a ``Variant`` tag, unless the caller forces one (``variant=``);
-``FEN`` sets up the position.  Every move is replayed on a Board (``Board.parse_move``), so a
-Game only ever holds legal moves.  Numbers of any length read (a zero-padded ``$0001`` is
+``FEN`` sets up the position.  Every move is replayed on a Board (``Board.parse_move``: the
+forms ``Board.push`` takes, the russian short form ``gh4`` included), so a Game only ever
+holds legal moves.  Numbers of any length read (a zero-padded ``$0001`` is
 NAG 1, a GameType ``0025`` is 25).
 
 Results: ``1-0`` is a win of White and ``0-1`` of Black in every game, english included
@@ -42,25 +43,44 @@ Variations nest to any depth: ``line.variations[j]`` lists the lines that replac
 ``1. c3-d4 (1. e3-f4 f6-e5) 1... f6-g5``.  Comments and NAGs inside a variation are not kept,
 nor results written inside one.  A variation with an illegal or unreadable move raises
 InvalidPdnError naming the variation; with ``strict=False`` the error is recorded and that
-variation (with the variations inside it) is dropped, the rest of the game stands.  Writing puts
+variation (with the variations inside it) is dropped, the rest of the game stands.  A
+variation still open at the end of the game is an error too; read leniently, it keeps the
+moves read.  Writing puts
 each variation after the move it replaces, numbered as PGN does (``(3... e7-d6 4. c3-d4)``,
 and ``3...`` again for the second mover's move after a variation).  Reading and writing work
 at any depth of nesting, in memory that grows with the text.
 
-Behind the lists, a game is a tree of GameNodes (``game.root``), one per move, walked in file
-order by ``game.accept(visitor)`` with a Visitor (shashki.pdn.model, after python-chess's
-``chess.pgn``); the writer is such a visitor.
+Reading streams each game to a Visitor as it is read (python-chess's ``read_game(handle,
+Visitor=...)``): by default a GameBuilder, which builds the Game.  `read_headers` reads the
+headers of the next game with a HeadersBuilder, which skips the moves unread (a fast scan of a
+large file, in which a game with illegal moves is no error), and `skip_game` skips a game:
 
-The package: `model` (the node tree and the visitor), `game` (Game, Variation), `reader`
-(lines, tags, tokens), `builder` (the replay of the moves into a game), `dialects` (how files
-name the games; PlayStrategy), `writer` (PDN text).
+>>> text = '[White "A"]\\n\\n1. cd4 fg5 2. gh4 *\\n\\n[White "B"]\\n\\n1. a1-a2 *'
+>>> handle = io.StringIO(text)
+>>> shashki.pdn.read_headers(handle)["White"], shashki.pdn.read_headers(handle)["White"]
+('A', 'B')
+>>> [str(m) for m in shashki.pdn.read_game(io.StringIO(text)).moves]
+['c3-d4', 'f6-g5', 'g3-h4']
+
+Behind the lists, a game is a tree of GameNodes (``game.root``), one per move; its
+``game.accept(visitor)`` walks it in file order and calls a Visitor's methods as the reader
+does (shashki.pdn.model); the writer, PdnWriter, is such a visitor, and so is
+`shashki.pdn.visitors`' GameBuilder, HeadersBuilder and SkipVisitor.
+
+The package: `model` (the node tree and the Visitor), `game` (Game, Variation), `reader`
+(lines, tags, tokens), `builder` (the replay of the moves, sent to the visitor), `visitors`
+(the visitors read_game is given), `dialects` (how files name the games; PlayStrategy),
+`writer` (PDN text).
 """
 
 from ..errors import InvalidPdnError
 from .game import Game, Variation, write_game, write_games
-from .model import RESULTS, GameNode, Visitor
-from .reader import PdnHandle, read_game, read_games
+from .model import RESULTS, SKIP, GameNode, SkipType, Visitor
+from .reader import PdnHandle, read_game, read_games, read_headers, skip_game
+from .visitors import GameBuilder, HeadersBuilder, SkipVisitor
 from .writer import LINE_WIDTH, PdnWriter
 
-__all__ = ["Game", "Variation", "read_game", "read_games", "write_game", "write_games", "RESULTS",
-           "GameNode", "Visitor", "PdnWriter", "PdnHandle", "InvalidPdnError", "LINE_WIDTH"]
+__all__ = ["Game", "Variation", "read_game", "read_games", "read_headers", "skip_game",
+           "write_game", "write_games", "RESULTS", "GameNode", "Visitor", "SKIP", "SkipType",
+           "GameBuilder", "HeadersBuilder", "SkipVisitor", "PdnWriter", "PdnHandle",
+           "InvalidPdnError", "LINE_WIDTH"]

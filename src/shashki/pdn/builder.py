@@ -1,5 +1,5 @@
-"""Building a Game from what the reader reads: the one replay path of the mainline and of
-every variation.
+"""Replaying what the reader reads: the one replay path of the mainline and of every
+variation, telling a Visitor (shashki.pdn.model) each move as it is played.
 
 One Board follows the text.  A move is played on it where it is read; a variation ``(``
 takes back the move it replaces (the line is played from the position before it), and its
@@ -11,22 +11,25 @@ Each open line (the mainline, or a variation) is a `_Line`; the lines form a sta
 last.  A move is kept pending until the next token shows it complete: PlayStrategy writes a
 multi-jump as single jumps, and a capture that starts where the pending capture ended is the
 rest of the same move (the opponent cannot move from that square: the capturing piece stands
-on it).  A variation joins the tree when it closes without error; one with an illegal or
-unreadable move is dropped with the variations inside it, and its error names it.
+on it).  The NAGs and comments read after a pending move are sent after it.  An illegal or
+unreadable move ends its line: the error is sent to the visitor while that line is the
+innermost one open, and nothing more of the line is sent but its end_variation.
+
+`MovetextSink` is what the reader's tokens go to; skipping a game's moves (a Visitor's SKIP),
+it only counts the parentheses, so that the game ends where a full read would end it.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from ..board import Board
 from ..errors import InvalidPdnError, ShashkiError
 from ..move import Move
 from ..variants import COLOR_NAMES, Variant
 from . import dialects
-from .game import Game
-from .model import RESULT_ALIASES, GameNode
+from .model import RESULT_ALIASES, SKIP, Visitor
 
 #: the separators of the squares of a move
 SEPARATOR = "[-xX:\u00d7]"
@@ -49,8 +52,73 @@ def move_label(ply: int) -> str:
     return f"{1 + ply // 2}{'.' if ply % 2 == 0 else '...'}"
 
 
+def setup_game(headers: Dict[str, str],
+               forced: Optional[Variant]) -> Tuple[Variant, Board, List[str], bool]:
+    """The game of a PDN game's tags: (variant, starting Board, problems, PlayStrategy's).
+    A tag that cannot be read is a problem (the game then falls back on `forced` or the
+    default game, on its standard start); PlayStrategy's tags are turned into shashki's
+    here, in `headers` (shashki.pdn.dialects)."""
+    problems: List[str] = []
+    try:
+        variant = dialects.game_variant(headers, forced)
+    except InvalidPdnError as exc:
+        problems.append(str(exc))
+        variant = forced or dialects.DEFAULT_VARIANT
+    board = Board(variant)
+    if "FEN" in headers:
+        try:
+            board = Board(variant, dialects.fen_text(headers["FEN"], variant))
+        except ShashkiError as exc:
+            problems.append(f"FEN tag: {exc}")
+    playstrategy = dialects.is_playstrategy(headers)
+    if playstrategy:
+        dialects.normalise_headers(headers, variant)
+    return variant, board, problems, playstrategy
+
+
+class MovetextSink:
+    """Where the reader's movetext tokens go.  This one only follows the nesting of the
+    variations (a blank line inside one does not end the game): it is how the moves of a
+    game are skipped.  `line` is the text line being read (the reader keeps it up to
+    date)."""
+
+    def __init__(self, line: Optional[int] = None) -> None:
+        self.line = line
+        self.skipped = 0      # the depth of variations being skipped
+
+    @property
+    def depth(self) -> int:
+        """How deep in variations the text is."""
+        return self.skipped
+
+    def move(self, text: str, nag: Optional[int] = None) -> None:
+        """A move token (with the NAG of a glyph written on it, as in ``c3-d4!``)."""
+
+    def comment(self, text: str) -> None:
+        pass
+
+    def nag(self, nag: int) -> None:
+        pass
+
+    def open(self) -> None:
+        self.skipped += 1
+
+    def close(self) -> None:
+        if self.skipped:
+            self.skipped -= 1
+
+    def result(self, token: str) -> None:
+        pass
+
+    def unreadable(self, token: str) -> None:
+        pass
+
+    def fail(self, message: str) -> None:
+        """A problem that ends the reading of the game's moves."""
+
 class _Pending:
-    """A move read but not yet played: the square names of its route, as written."""
+    """A move read but not yet played: the square names of its route, as written, and the
+    NAGs and comments read after it."""
 
     __slots__ = ("segments", "raw", "line", "capture", "comments", "nags")
 
@@ -59,7 +127,7 @@ class _Pending:
     line: Optional[int]
     capture: bool
     comments: List[str]
-    nags: Set[int]
+    nags: List[int]
 
     def __init__(self, text: str, line: Optional[int]) -> None:
         self.segments = _SPLIT.split(text)
@@ -67,7 +135,7 @@ class _Pending:
         self.line = line
         self.capture = bool(_CAPTURE.search(text))
         self.comments = []
-        self.nags = set()
+        self.nags = []
 
     def continues_with(self, text: str) -> bool:
         # a capture that starts where this capture ended is the rest of the same move
@@ -82,32 +150,24 @@ class _Pending:
 class _Line:
     """An open line: the mainline (no parent) or a variation being read."""
 
-    __slots__ = ("parent", "depth", "anchor", "replaced", "base", "opened", "node", "first",
-                 "plies", "pending", "dead")
+    __slots__ = ("parent", "depth", "replaced", "base", "opened", "plies", "pending", "dead")
 
     parent: Optional[_Line]
     depth: int                  # variations from the mainline to this one (0: the mainline)
-    anchor: Optional[GameNode]  # the node whose move this variation replaces
-    replaced: Optional[Move]    # that move, taken back from the Board while the line is open
+    replaced: Optional[Move]    # the move it replaces, taken back while the line is open
     base: int                   # the ply of the line's first move, from the first mover's first
     opened: Optional[int]       # the text line of its '('
-    node: Optional[GameNode]    # the node of the last move played in the line
-    first: Optional[GameNode]   # a variation's first node, joining the tree when it closes
     plies: int                  # the moves played in the line (on the Board while it is open)
     pending: Optional[_Pending]
     dead: bool                  # unreadable or illegal: the rest of it is skipped
 
-    def __init__(self, parent: Optional[_Line], anchor: Optional[GameNode],
-                 replaced: Optional[Move], base: int, opened: Optional[int],
-                 node: Optional[GameNode] = None, dead: bool = False) -> None:
+    def __init__(self, parent: Optional[_Line], replaced: Optional[Move], base: int,
+                 opened: Optional[int], dead: bool = False) -> None:
         self.parent = parent
         self.depth = 0 if parent is None else parent.depth + 1
-        self.anchor = anchor
         self.replaced = replaced
         self.base = base
         self.opened = opened
-        self.node = node
-        self.first = None
         self.plies = 0
         self.pending = None
         self.dead = dead
@@ -119,55 +179,37 @@ class _Line:
                 f"(line {self.opened})")
 
 
-class GameBuilder:
-    """Builds one game from the reader's tokens.  `line` is the text line being read (the
-    reader keeps it up to date); `keep` reads variations (else they are skipped)."""
+class Replay(MovetextSink):
+    """Plays one game's movetext as the reader reads it, from `board` (taken over), and
+    sends it to `visitor`: each move as it is played, the NAGs and comments after it, the
+    variations (read only with `keep`, else skipped unseen), the result, and each error
+    (kept in `errors` too)."""
 
-    movetext_result: Optional[str]
-
-    def __init__(self, number: int, headers: Dict[str, str], forced: Optional[Variant],
-                 line: Optional[int], keep: bool,
-                 tag_errors: List[Tuple[int, str]]) -> None:
+    def __init__(self, number: int, variant: Variant, board: Board, visitor: Visitor[Any],
+                 line: Optional[int], keep: bool, swap_result: bool) -> None:
+        super().__init__(line)
         self.number = number
-        self.line = line
-        self.keep = keep
-        self.skipped = 0      # the depth of variations being skipped (when not kept)
-        self.movetext_result = None
-        self.errors = [pdn_error(number, at, message) for at, message in tag_errors]
-        problems: List[str] = []
-        try:
-            variant = dialects.game_variant(headers, forced)
-        except InvalidPdnError as exc:
-            problems.append(str(exc))
-            variant = forced or dialects.DEFAULT_VARIANT
-        board = Board(variant)
-        if "FEN" in headers:
-            try:
-                board = Board(variant, dialects.fen_text(headers["FEN"], variant))
-            except ShashkiError as exc:
-                problems.append(f"FEN tag: {exc}")
-        self.swap_result = dialects.is_playstrategy(headers)
-        if self.swap_result:
-            dialects.normalise_headers(headers, variant)
         self.variant = variant
-        self.headers = headers
-        self.start = board.copy()
         self.board = board
-        self.root = GameNode()
+        self.visitor = visitor
+        self.keep = keep
+        self.swap_result = swap_result
+        self.errors: List[InvalidPdnError] = []
         offset = 0 if board.turn == variant.first_to_move else 1
-        self.lines = [_Line(None, None, None, offset, line, self.root)]
-        for problem in problems:
-            self.fail(problem)
+        self.lines = [_Line(None, None, offset, line)]
 
     @property
     def depth(self) -> int:
-        """How deep in variations the text is."""
         return len(self.lines) - 1 + self.skipped
+
+    def report(self, error: InvalidPdnError) -> None:
+        """An error of the line innermost open (the mainline when none is)."""
+        self.errors.append(error)
+        self.visitor.handle_error(error)
 
     # --- what the reader reads --------------------------------------------------------------
 
     def move(self, text: str, nag: Optional[int] = None) -> None:
-        """A move token (with the NAG of a glyph written on it, as in ``c3-d4!``)."""
         if self.skipped or self.lines[-1].dead:
             return
         line = self.lines[-1]
@@ -179,69 +221,60 @@ class GameBuilder:
                 return
             line.pending = _Pending(text, self.line)
         if nag is not None:
-            line.pending.nags.add(nag)
+            line.pending.nags.append(nag)
 
     def comment(self, text: str) -> None:
-        """A comment: it belongs to the mainline move before it (or to the game's start);
-        inside a variation it is not kept."""
+        """A comment: it follows the move before it (a pending one is sent first)."""
         text = " ".join(text.split())
-        main = self.lines[0]
-        if not text or main.dead or self.depth:
+        line = self.lines[-1]
+        if not text or self.skipped or line.dead:
             return
-        if main.pending is not None:
-            main.pending.comments.append(text)
-        elif main.node is not None and main.node.move is not None:
-            previous = main.node.comment
-            main.node.comment = f"{previous} {text}" if previous else text
+        if line.pending is not None:
+            line.pending.comments.append(text)
         else:
-            self.root.comment = f"{self.root.comment} {text}".strip()
+            self.visitor.visit_comment(text)
 
     def nag(self, nag: int) -> None:
-        """A NAG of the mainline move before it; inside a variation it is not kept."""
-        main = self.lines[0]
-        if main.dead or self.depth:
+        line = self.lines[-1]
+        if self.skipped or line.dead:
             return
-        if main.pending is not None:
-            main.pending.nags.add(nag)
-        elif main.node is not None and main.node.move is not None:
-            main.node.nags.add(nag)
+        if line.pending is not None:
+            line.pending.nags.append(nag)
+        elif line.plies:
+            self.visitor.visit_nag(nag)
 
     def open(self) -> None:
         """A '(' : a line replacing the last move read (of the mainline or the enclosing
         variation), played from the position before that move."""
-        if not self.keep:
+        if self.skipped or not self.keep:
             self.skipped += 1
             return
         parent = self.lines[-1]
         self._flush(parent)
-        if parent.dead or not parent.plies:
-            if not parent.dead:
-                name = "a variation"
-                if parent.parent is not None:
-                    name += f" inside {self._name(parent)}"
-                self.errors.append(pdn_error(
-                    self.number, self.line,
-                    f"{name} opens before any move; a variation '(' follows the move it "
-                    f"replaces"))
-            self.lines.append(_Line(parent, None, None, 0, self.line, dead=True))
+        if parent.dead or self.visitor.begin_variation() is SKIP:
+            self.skipped += 1
+            return
+        if not parent.plies:
+            line = _Line(parent, None, 0, self.line)
+            self.lines.append(line)
+            name = "a variation"
+            if parent.parent is not None:
+                name += f" inside {self._name(parent)}"
+            self._line_error(line, self.line, f"{name} opens before any move; a variation "
+                                              f"'(' follows the move it replaces", named=False)
             return
         replaced = self.board.pop()
-        self.lines.append(_Line(parent, parent.node, replaced, parent.base + parent.plies - 1,
-                                self.line))
+        self.lines.append(_Line(parent, replaced, parent.base + parent.plies - 1, self.line))
 
     def close(self) -> None:
-        """A ')': the innermost variation ends and joins the tree if it was read whole."""
+        """A ')': the innermost variation ends."""
         if not self.depth:
             self.fail("')' without a variation '(' before it")
             return
         if self.skipped:
             self.skipped -= 1
             return
-        line = self.lines.pop()
-        self._flush(line)
-        self._take_back(line)
-        if not line.dead and line.first is not None and line.anchor is not None:
-            line.anchor.variations.append(line.first)
+        self._end_variation()
 
     def result(self, token: str) -> None:
         """The result at the end of the movetext (the reader reads none inside a variation)."""
@@ -249,7 +282,7 @@ class GameBuilder:
         token = RESULT_ALIASES.get(token, token)
         if self.swap_result:
             token = dialects.first_mover_result(token, self.variant)
-        self.movetext_result = token
+        self.visitor.visit_result(token)
 
     def unreadable(self, token: str) -> None:
         """A word that is none of PDN's."""
@@ -268,38 +301,38 @@ class GameBuilder:
                                               f"{example}, move numbers or comments")
 
     def fail(self, message: str) -> None:
-        """A problem that ends the reading of the game's moves; the move read before it
-        stands."""
+        """A problem that ends the reading of the game's moves; the moves read before it
+        stand, the variations open are closed first (with their moves read so far)."""
+        self.skipped = 0
+        while len(self.lines) > 1:
+            self._end_variation()
         main = self.lines[0]
         self._flush(main)
-        self.errors.append(pdn_error(self.number, self.line, message))
+        self.report(pdn_error(self.number, self.line, message))
         main.dead = True
 
-    def finish(self) -> Game:
-        """The game, once its text has been read."""
-        self._flush(self.lines[0])
+    def finish(self) -> None:
+        """The end of the game's text."""
         if self.depth:
             self.fail("a variation '(' is not closed at the end of the game")
-        while len(self.lines) > 1:   # variations never closed: dropped
-            self._take_back(self.lines.pop())
-        if self.movetext_result is not None and "Result" not in self.headers:
-            self.headers["Result"] = self.movetext_result
-        game = Game.from_tree(self.start, self.root, self.headers, end=self.board)
-        game.errors = self.errors
-        return game
+        self._flush(self.lines[0])
 
     # --- the replay -------------------------------------------------------------------------
 
-    def _take_back(self, line: _Line) -> None:
-        """Back to the position of the enclosing line: take back a variation's moves and
-        play again the move it replaced."""
+    def _end_variation(self) -> None:
+        """The innermost variation ends: its pending move is played, its moves are taken
+        back and the move it replaced is played again."""
+        line = self.lines[-1]
+        self._flush(line)
         for _ in range(line.plies):
             self.board.pop()
         if line.replaced is not None:
             self.board.push(line.replaced)
+        self.lines.pop()
+        self.visitor.end_variation()
 
     def _flush(self, line: _Line) -> None:
-        """Play the line's pending move."""
+        """Play the line's pending move, and send it with its NAGs and comments."""
         pending, line.pending = line.pending, None
         if pending is None or line.dead:
             return
@@ -313,24 +346,23 @@ class GameBuilder:
             self._line_error(line, pending.line,
                              self._move_problem(pending, text, line.base + line.plies, exc))
             return
+        visitor = self.visitor
+        visitor.visit_move(self.board, move)
         self.board.push(move)
         line.plies += 1
-        if line.parent is None:
-            assert line.node is not None
-            line.node = line.node.add_next(move, " ".join(pending.comments), pending.nags)
-        elif line.node is None:
-            # comments and NAGs inside a variation are not kept
-            assert line.anchor is not None
-            line.node = line.first = GameNode(line.anchor.parent, move)
-        else:
-            line.node = line.node.add_next(move)
+        visitor.visit_board(self.board)
+        for nag in pending.nags:
+            visitor.visit_nag(nag)
+        for comment in pending.comments:
+            visitor.visit_comment(comment)
 
-    def _line_error(self, line: _Line, at: Optional[int], message: str) -> None:
-        # a variation is dropped (with the variations inside it); the mainline reads on
-        if line.parent is not None:
+    def _line_error(self, line: _Line, at: Optional[int], message: str,
+                    named: bool = True) -> None:
+        # the line reads no further: a variation is closed at its ')', the mainline reads on
+        if line.parent is not None and named:
             message = f"in {self._name(line)}: {message}"
-        self.errors.append(pdn_error(self.number, at, message))
         line.dead = True
+        self.report(pdn_error(self.number, at, message))
 
     def _move_problem(self, pending: _Pending, text: str, ply: int, exc: ShashkiError) -> str:
         written = " ".join(pending.raw)

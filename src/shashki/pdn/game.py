@@ -19,7 +19,7 @@ from ..errors import InvalidPdnError
 from ..move import Move
 from ..variants import Variant
 from .dialects import DEFAULT_VARIANT
-from .model import RESULT_ALIASES, RESULTS, GameNode, Visitor, walk
+from .model import RESULT_ALIASES, RESULTS, SKIP, GameNode, Visitor, walk
 from .writer import PdnWriter
 
 if TYPE_CHECKING:
@@ -312,23 +312,23 @@ class Game:
         return nodes[-1] if nodes else self.root
 
     def accept(self, visitor: Visitor[_T]) -> _T:
-        """Walk the game with a Visitor (shashki.pdn.Visitor): its headers, comment, moves
-        and variations in file order, then its result; returns ``visitor.result()``."""
-        visitor.begin_game()
-        for name, value in self.headers.items():
-            visitor.visit_header(name, value)
-        visitor.end_headers()
-        if self.root.comment:
-            visitor.visit_comment(self.root.comment)
-        walk(self.root.next, self._first_ply(), visitor)
-        visitor.visit_result(self.result)
+        """Walk the game with a Visitor (shashki.pdn.Visitor), calling what the reader calls
+        for the same text: its headers, its starting board, comment, moves (each played on
+        a Board) and variations in file order, then its result; returns
+        ``visitor.result()``."""
+        if visitor.begin_game() is not SKIP:
+            visitor.begin_headers()
+            for name, value in self.headers.items():
+                visitor.visit_header(name, value)
+            if visitor.end_headers() is not SKIP:
+                board = self._start.copy()
+                visitor.visit_board(board)
+                if self.root.comment:
+                    visitor.visit_comment(self.root.comment)
+                walk(self.root.next, board, visitor)
+                visitor.visit_result(self.result)
         visitor.end_game()
         return visitor.result()
-
-    def _first_ply(self) -> int:
-        # plies are counted from the first mover's first move: 1 when the game starts with
-        # the other side to move
-        return 0 if self._start.turn == self.variant.first_to_move else 1
 
     # --- moves ------------------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-"""The game tree: a node per move, and a visitor that walks it.
+"""The game tree: a node per move; and the Visitor, which the reader calls as it reads a game
+and the tree's walk calls as it walks one.
 
 Learned from python-chess's ``chess.pgn.GameNode`` and ``Visitor``, with one difference that
 PDN's variations ask for: a variation hangs from the move it *replaces* (``node.variations``),
@@ -18,11 +19,16 @@ walked and written like any other.
 
 from __future__ import annotations
 
-from typing import Generic, Iterable, Iterator, List, Optional, Set, Tuple, TypeVar
+import enum
+from typing import TYPE_CHECKING, Generic, Iterable, Iterator, List, Optional, Set, Tuple, TypeVar
 
+from ..errors import InvalidPdnError
 from ..move import Move
 
-__all__ = ["GameNode", "Visitor", "RESULTS", "walk"]
+if TYPE_CHECKING:
+    from ..board import Board
+
+__all__ = ["GameNode", "Visitor", "SKIP", "SkipType", "RESULTS", "walk"]
 
 #: the result strings PDN files use: international scoring (1-0, 1/2-1/2), the 2-point scoring
 #: of russian and brazilian sites (2-0, 1-1), a double loss (0-0), and "*" for unknown.  The
@@ -123,33 +129,77 @@ class GameNode:
         return f"<GameNode {self.move} ply {self.ply()}, {len(self.variations)} variations>"
 
 
-class Visitor(Generic[_T]):
-    """Receives a game's parts in file order from Game.accept (python-chess's visitor): the
-    headers, the opening comment, then each move followed by its NAGs, its comment and the
-    variations that replace it (each between begin_variation and end_variation, nested to
-    any depth), then the result.  `result()` is what accept returns.  Every method but
-    `result` does nothing by default."""
+class SkipType(enum.Enum):
+    """The type of SKIP (python-chess's ``chess.pgn.SkipType``)."""
 
-    def begin_game(self) -> None:
+    SKIP = "skip"
+
+
+#: what a Visitor's begin_game, end_headers or begin_variation returns to skip what follows
+SKIP = SkipType.SKIP
+
+
+class Visitor(Generic[_T]):
+    """Receives a game's parts in file order (python-chess's ``chess.pgn.BaseVisitor``), from
+    the reader as it reads (``read_game(handle, Visitor=...)``) or from a Game's tree
+    (``game.accept(visitor)``), which call the same methods in the same order:
+
+    - ``begin_game()``: returning SKIP skips the whole game (its headers too);
+    - ``begin_headers()``, ``visit_header(name, value)`` for each tag, ``end_headers()``:
+      returning SKIP skips the moves (nothing is replayed: a scan of the headers);
+    - ``visit_board(board)``: the starting position, then the position after each move;
+    - ``visit_comment``: the game's opening comment, or the comment after the move last
+      visited;
+    - ``visit_move(board, move)`` (`board` is the position before `move`), then the move's
+      NAGs, its comment, and the variations that replace it, each between
+      ``begin_variation()`` (returning SKIP skips that variation) and ``end_variation()``,
+      nested to any depth;
+    - ``visit_result(result)`` (from the reader: the result written at the end of the
+      movetext, when there is one), ``end_game()``, and ``result()``: what read_game or
+      accept returns.
+
+    The boards passed are the reader's (or the walk's) own: read them, copy them, but leave
+    them as they are.  ``handle_error(error)`` receives each InvalidPdnError the reader meets,
+    as it meets it; one met inside a variation (between its begin_variation and
+    end_variation) is an error of that variation, and the reader sends nothing more of it
+    but its end_variation.  Where python-chess's handle_error raises, here it does nothing by
+    default: the reader reads the game to its end, then raises the first error when it reads
+    with ``strict=True``.
+
+    Every method but `result` does nothing by default.
+    """
+
+    def begin_game(self) -> Optional[SkipType]:
+        """A game begins; SKIP skips all of it."""
+        return None
+
+    def begin_headers(self) -> None:
         pass
 
     def visit_header(self, name: str, value: str) -> None:
         pass
 
-    def end_headers(self) -> None:
-        pass
+    def end_headers(self) -> Optional[SkipType]:
+        """The headers are over; SKIP skips the moves."""
+        return None
+
+    def visit_board(self, board: Board) -> None:
+        """The starting position, then the position after each move (mainline or
+        variation)."""
 
     def visit_comment(self, comment: str) -> None:
         """The game's opening comment, or the comment after the move last visited."""
 
-    def visit_move(self, node: GameNode, ply: int) -> None:
-        """`node.move`, played at `ply` (0 is the first mover's first move of the game)."""
+    def visit_move(self, board: Board, move: Move) -> None:
+        """`move`, played from `board` (the position before it: ``board.turn`` moves)."""
 
     def visit_nag(self, nag: int) -> None:
         pass
 
-    def begin_variation(self) -> None:
-        pass
+    def begin_variation(self) -> Optional[SkipType]:
+        """A variation replacing the move last visited begins (played from the position
+        before that move); SKIP skips it."""
+        return None
 
     def end_variation(self) -> None:
         pass
@@ -160,33 +210,54 @@ class Visitor(Generic[_T]):
     def end_game(self) -> None:
         pass
 
+    def handle_error(self, error: InvalidPdnError) -> None:
+        """A problem of the game, as the reader meets it (see the class docstring)."""
+
     def result(self) -> _T:
         raise NotImplementedError(f"{type(self).__name__} must say what it returns (result)")
 
 
-def walk(first: Optional[GameNode], ply: int, visitor: Visitor[_T]) -> None:
-    """Visit the line that starts at `first` (played at `ply`) with everything hanging from
-    it, in file order: a move, its NAGs and comment, the variations replacing it, then the
-    next move.  A loop over an explicit stack, so any depth of nesting walks."""
-    # what is left to do, last first: (kind, node, ply) with kind "line" (visit a line from
-    # node), "begin" (open a variation, then visit its line) or "end" (close a variation)
-    todo: List[Tuple[str, Optional[GameNode], int]] = [("line", first, ply)]
+def walk(first: Optional[GameNode], board: Board, visitor: Visitor[_T]) -> None:
+    """Visit the line that starts at `first`, played from `board`, with everything hanging
+    from it, in file order: a move, its NAGs and comment, the variations replacing it, then
+    the next move.  The moves are played on `board` as they are visited, and taken back: it
+    ends as it began.  A loop over an explicit stack, so any depth of nesting walks."""
+    base = len(board.move_stack)
+    # what is left to do, last first: (kind, node, plies) with kind "line" (visit a line from
+    # node, on the board `plies` moves after `base`), "begin" (open a variation, then visit its
+    # line), "end" (close a variation) or "after" (play node's move, once the variations
+    # replacing it have been walked, and visit the rest of its line).
+    todo: List[Tuple[str, Optional[GameNode], int]] = [("line", first, 0)]
     while todo:
-        kind, node, ply = todo.pop()
+        kind, node, plies = todo.pop()
         if kind == "end":
             visitor.end_variation()
             continue
-        if kind == "begin":
-            visitor.begin_variation()
+        while len(board.move_stack) > base + plies:
+            board.pop()
+        if kind == "after":
+            assert node is not None and node.move is not None
+            board.push(node.move)
+            todo.append(("line", node.next, plies + 1))
+            continue
+        if kind == "begin" and visitor.begin_variation() is SKIP:
+            # skipped: no end_variation either (its entry is the next one), as from the reader
+            todo.pop()
+            continue
         if node is None:
             continue
         assert node.move is not None  # only the root has no move, and no walk starts there
-        visitor.visit_move(node, ply)
+        visitor.visit_move(board, node.move)
+        board.push(node.move)
+        visitor.visit_board(board)
+        board.pop()
         for nag in sorted(node.nags):
             visitor.visit_nag(nag)
         if node.comment:
             visitor.visit_comment(node.comment)
-        todo.append(("line", node.next, ply + 1))
+        todo.append(("after", node, plies))
         for line in reversed(node.variations):
-            todo.append(("end", None, ply))
-            todo.append(("begin", line, ply))
+            todo.append(("end", None, plies))
+            todo.append(("begin", line, plies))
+    while len(board.move_stack) > base:
+        board.pop()

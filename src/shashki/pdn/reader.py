@@ -1,5 +1,6 @@
 """Reading PDN: lines from a handle, the tag section, and the movetext's tokens, which a
-GameBuilder (shashki.pdn.builder) replays into a Game.
+Replay (shashki.pdn.builder) plays and sends to a Visitor: by default a GameBuilder
+(shashki.pdn.visitors), which builds a Game.
 
 read_game follows python-chess: one game per call, read line by line so that a large file is
 never loaded whole.  What must last from one call to the next on the same handle (a line read
@@ -13,12 +14,16 @@ import io
 import os
 import re
 import weakref
-from typing import IO, Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import (IO, Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, TypeVar,
+                    Union, overload)
 
 from .._text import bounded_int
+from ..notation import RUSSIAN_SHORT_FORM
 from ..variants import Variant, get_variant
-from .builder import SEPARATOR, GameBuilder
+from .builder import SEPARATOR, MovetextSink, Replay, pdn_error, setup_game
 from .game import Game
+from .model import SKIP, Visitor
+from .visitors import GameBuilder, HeadersBuilder, SkipVisitor
 
 #: what read_game reads: an open text or binary handle, or any iterable of lines
 PdnHandle = Union[IO[str], IO[bytes], Iterable[str], Iterable[bytes]]
@@ -30,7 +35,9 @@ MAX_NAG = 999
 # A tag line.  The value runs from the first quote to the last, so an unescaped quote inside
 # it (seen in real files) still reads.
 _TAG = re.compile(r'\s*\[\s*([A-Za-z0-9_]+)\s*"(.*)"\s*\]\s*\Z', re.S)
-# numbers of any length: a zero-padded one reads as its value (shashki._text.bounded_int)
+# numbers of any length: a zero-padded one reads as its value (shashki._text.bounded_int); a
+# move is squares joined by separators, or the russian short form (``gh4``) that
+# Board.parse_move reads too
 _SQUARE = r"(?:[a-hA-H][1-8]|[0-9]+)"
 _BOUNDARY = r"(?=[\s{}();$]|\Z)"
 _TOKEN = re.compile(
@@ -42,7 +49,8 @@ _TOKEN = re.compile(
     r"|(?P<nag>\$[0-9]+)" + _BOUNDARY +
     r"|(?P<result>1-0|0-1|1/2-1/2|\u00bd-\u00bd|2-0|0-2|1-1|0-0|\*)" + _BOUNDARY +
     r"|(?P<number>[0-9]+\.+)"
-    r"|(?P<move>" + _SQUARE + "(?:" + SEPARATOR + _SQUARE + r")+)(?P<suffix>[!?]{1,2})?" +
+    r"|(?P<move>" + _SQUARE + "(?:" + SEPARATOR + _SQUARE + r")+|(?i:" + RUSSIAN_SHORT_FORM +
+    r"))(?P<suffix>[!?]{1,2})?" +
     _BOUNDARY +
     r"|(?P<glyph>[!?]{1,2})" + _BOUNDARY +
     r"|(?P<ellipsis>\.\.\.|\u2026)"
@@ -132,69 +140,162 @@ def _state_for(handle: Any) -> _State:
     return state
 
 
+_T = TypeVar("_T")
+#: what read_game is given as Visitor: a Visitor class, or any function returning a visitor
+VisitorFactory = Callable[[], Visitor[_T]]
+
+
+@overload
 def read_game(handle: PdnHandle, *, variant: Union[str, Variant, None] = None,
-              strict: bool = True, variations: bool = False) -> Optional[Game]:
+              strict: bool = True, variations: bool = False) -> Optional[Game]: ...
+
+
+@overload
+def read_game(handle: PdnHandle, *, Visitor: VisitorFactory[_T],
+              variant: Union[str, Variant, None] = None, strict: bool = True,
+              variations: bool = False) -> Optional[_T]: ...
+
+
+def read_game(handle: PdnHandle, *, Visitor: VisitorFactory[Any] = GameBuilder,
+              variant: Union[str, Variant, None] = None, strict: bool = True,
+              variations: bool = False) -> Any:
     """The next game of a PDN text handle, or None at its end.
 
+    The game is sent, as it is read, to a visitor made by `Visitor` (a class of
+    shashki.pdn.Visitor, or any function returning a visitor: python-chess's ``read_game``),
+    and what its ``result()`` returns is returned: a Game with the default GameBuilder, a
+    dict of headers with HeadersBuilder (read_headers), True with SkipVisitor (skip_game).
+    A visitor whose ``end_headers`` returns SKIP has the moves skipped unread.
+
     `variant` forces the game (a name or Variant) whatever the tags say.  With `strict`
-    (default) a malformed game raises InvalidPdnError after the game has been read to its end;
-    with ``strict=False`` the errors are kept in ``game.errors``.  With `variations` the
-    variations are replayed and kept in ``game.variations`` instead of skipped.  A handle is
-    read on from where the previous call stopped; a list of lines (read afresh by each
-    iteration) is read from its start each time: read_games reads all of its games.
+    (default) a malformed game raises InvalidPdnError after the game has been read to its end
+    (the next call reads the next game); with ``strict=False`` the errors go to the
+    visitor's ``handle_error`` only (a Game keeps them in ``game.errors``).  With
+    `variations` the variations are replayed and sent to the visitor (a Game keeps them in
+    ``game.variations``) instead of skipped.  A handle is read on from where the previous
+    call stopped; a list of lines (read afresh by each iteration) is read from its start each
+    time: read_games reads all of its games.
     """
     forced = None if variant is None else get_variant(variant)
     readline, lasting = _line_reader(handle)
     state = _state_for(handle) if lasting else _State()
     try:
-        game = _read(_Source(readline, state), forced, variations)
+        return _read(_Source(readline, state), Visitor, forced, strict, variations)
     finally:
         state.position = _tell(handle)
-    return None if game is None else _finish(game, strict)
+
+
+def read_headers(handle: PdnHandle, *, strict: bool = True) -> Optional[Dict[str, str]]:
+    """The headers of the next game of a PDN handle (a dict), or None at its end; the rest of
+    the game is skipped, its moves unread (HeadersBuilder): a fast scan of a large file, in
+    which a game with illegal moves is no error.  With `strict`, a tag line that cannot be
+    read raises InvalidPdnError (``strict=False`` leaves it out).
+
+    >>> import io, shashki.pdn
+    >>> text = '[White "A"]\\n\\n1. c3-d4 *\\n\\n[White "B"]\\n\\n1. h8-g7 *\\n'
+    >>> handle = io.StringIO(text)
+    >>> [shashki.pdn.read_headers(handle)["White"] for _ in range(2)]
+    ['A', 'B']
+    >>> shashki.pdn.read_headers(handle) is None
+    True
+    """
+    headers: Optional[Dict[str, str]] = read_game(handle, Visitor=HeadersBuilder, strict=strict)
+    return headers
+
+
+def skip_game(handle: PdnHandle) -> bool:
+    """Skip the next game of a PDN handle, reading nothing of it; False at the end of the
+    input (SkipVisitor)."""
+    skipped: Optional[bool] = read_game(handle, Visitor=SkipVisitor, strict=False)
+    return bool(skipped)
+
+
+@overload
+def read_games(source: Union[PdnHandle, str, bytes, os.PathLike[str]], *,
+               variant: Union[str, Variant, None] = None, strict: bool = True,
+               variations: bool = False) -> Iterator[Game]: ...
+
+
+@overload
+def read_games(source: Union[PdnHandle, str, bytes, os.PathLike[str]], *,
+               Visitor: VisitorFactory[_T], variant: Union[str, Variant, None] = None,
+               strict: bool = True, variations: bool = False) -> Iterator[_T]: ...
 
 
 def read_games(source: Union[PdnHandle, str, bytes, os.PathLike[str]], *,
+               Visitor: VisitorFactory[Any] = GameBuilder,
                variant: Union[str, Variant, None] = None,
-               strict: bool = True, variations: bool = False) -> Iterator[Game]:
+               strict: bool = True, variations: bool = False) -> Iterator[Any]:
     """An iterator over the games of a PDN handle or file path, reading one game at a time
-    (a path is opened as UTF-8 when iteration starts and closed when it ends).  The options
-    are read_game's."""
+    (a path is opened as UTF-8 when iteration starts and closed when it ends): Games, or
+    what each game's visitor returns (``Visitor=HeadersBuilder``: the headers of every game).
+    The options are read_game's."""
     forced = None if variant is None else get_variant(variant)
     if isinstance(source, (str, bytes, os.PathLike)):
-        return _iterate_path(source, forced, strict, variations)
-    return _iterate(_Source(_line_reader(source)[0], _State()), forced, strict, variations)
+        return _iterate_path(source, Visitor, forced, strict, variations)
+    return _iterate(source, Visitor, forced, strict, variations)
 
 
-def _iterate_path(path: Union[str, bytes, os.PathLike[str]], forced: Optional[Variant],
-                  strict: bool, variations: bool) -> Iterator[Game]:
+def _iterate_path(path: Union[str, bytes, os.PathLike[str]], make: VisitorFactory[Any],
+                  forced: Optional[Variant], strict: bool, variations: bool) -> Iterator[Any]:
     with open(path, encoding="utf-8", errors="replace") as handle:
-        yield from _iterate(_Source(handle.readline, _State()), forced, strict, variations)
+        yield from _iterate(handle, make, forced, strict, variations)
 
 
-def _iterate(source: _Source, forced: Optional[Variant], strict: bool,
-             variations: bool) -> Iterator[Game]:
+def _iterate(handle: Any, make: VisitorFactory[Any], forced: Optional[Variant],
+             strict: bool, variations: bool) -> Iterator[Any]:
+    # a handle read by read_game before (or after) goes on where it stopped, as there
+    readline, lasting = _line_reader(handle)
+    state = _state_for(handle) if lasting else _State()
+    source = _Source(readline, state)
     while True:
-        game = _read(source, forced, variations)
-        if game is None:
+        try:
+            result = _read(source, make, forced, strict, variations, _END)
+        finally:
+            state.position = _tell(handle)
+        if result is _END:
             return
-        yield _finish(game, strict)
+        yield result
 
 
-def _finish(game: Game, strict: bool) -> Game:
-    if strict and game.errors:
-        raise game.errors[0]
-    return game
+# what _read returns at the end of the input for read_games (a visitor's result may be None)
+_END = object()
 
 
-def _read(source: _Source, forced: Optional[Variant], variations: bool) -> Optional[Game]:
+def _read(source: _Source, make: VisitorFactory[Any], forced: Optional[Variant],
+          strict: bool, variations: bool, end: Any = None) -> Any:
+    """Read the next game into a new visitor; its result, or `end` at the end of the input."""
     headers, tag_errors, first_line = _read_headers(source)
     if headers is None:
-        return None
+        return end
     source.state.games += 1
-    builder = GameBuilder(source.state.games, headers, forced, first_line, variations,
-                          tag_errors)
-    _Movetext(source, builder).read()
-    return builder.finish()
+    number = source.state.games
+    visitor = make()
+    if visitor.begin_game() is SKIP:
+        _Movetext(source, MovetextSink(first_line)).read()
+        visitor.end_game()
+        return visitor.result()
+    variant, board, problems, playstrategy = setup_game(headers, forced)
+    visitor.begin_headers()
+    for name, value in headers.items():
+        visitor.visit_header(name, value)
+    errors = [pdn_error(number, at, message) for at, message in tag_errors]
+    for error in errors:
+        visitor.handle_error(error)
+    if visitor.end_headers() is SKIP:
+        _Movetext(source, MovetextSink(first_line)).read()
+    else:
+        replay = Replay(number, variant, board, visitor, first_line, variations, playstrategy)
+        visitor.visit_board(board)
+        for problem in problems:
+            replay.fail(problem)
+        _Movetext(source, replay).read()
+        replay.finish()
+        errors += replay.errors
+    visitor.end_game()
+    if strict and errors:
+        raise errors[0]
+    return visitor.result()
 
 
 def _read_headers(
@@ -247,9 +348,10 @@ def _is_tag_line(text: str) -> bool:
 
 
 class _Movetext:
-    """Reads one game's movetext from a _Source, token by token, into a GameBuilder."""
+    """Reads one game's movetext from a _Source, token by token, into a MovetextSink (a
+    Replay, or a sink that skips the moves)."""
 
-    def __init__(self, source: _Source, builder: GameBuilder) -> None:
+    def __init__(self, source: _Source, builder: MovetextSink) -> None:
         self.source = source
         self.builder = builder
         self.content = False       # movetext seen (a blank line then ends the game)

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional
 
+from ..board import Board
 from ..move import Move
 from ..variants import Variant
-from .dialects import variant_tag
-from .model import RESULTS, GameNode, Visitor
+from .dialects import DEFAULT_VARIANT, variant_tag
+from .model import RESULTS, Visitor
 
 LINE_WIDTH = 80
 
@@ -80,23 +81,37 @@ def wrap(tokens: List[str], width: int = LINE_WIDTH) -> List[str]:
 
 
 class PdnWriter(Visitor[str]):
-    """The PDN text of the game it visits (Game.accept), without a trailing newline."""
+    """The PDN text of the game it visits (``Game.accept``, or ``read_game(handle,
+    Visitor=PdnWriter)``), without a trailing newline.
 
-    def __init__(self, variant: Variant, starting_fen: Optional[str] = None) -> None:
+    `variant` and `starting_fen` (None: the standard start, no FEN tag) are the game's;
+    left out, they are taken from the starting board the visit begins with."""
+
+    def __init__(self, variant: Optional[Variant] = None,
+                 starting_fen: Optional[str] = None) -> None:
         self.variant = variant
-        self.starting_fen = starting_fen   # None: the standard start, no FEN tag
+        self.starting_fen = starting_fen
         self.headers: Dict[str, str] = {}
-        self.lines: List[str] = []
         self.tokens: List[str] = []
         self.renumber = True    # the next second-mover move is numbered
         self.opening = 0        # variations opened before the next move
+        self.first: Optional[int] = None   # the ply, from the first mover's first move, ...
+        self.base = 0           # ... of a move played from a board with `base` moves
+        self.ending: Optional[str] = None   # the result visited
 
     def visit_header(self, name: str, value: str) -> None:
         self.headers[name] = value
 
-    def end_headers(self) -> None:
-        items = header_items(self.headers, self.variant, self.starting_fen)
-        self.lines = [f'[{name} "{escape(value)}"]' for name, value in items.items()]
+    def visit_board(self, board: Board) -> None:
+        if self.first is not None:
+            return
+        # the starting position: the ply of its side to move
+        self.first = 0 if board.turn == board.variant.first_to_move else 1
+        self.base = len(board.move_stack)
+        if self.variant is None:
+            self.variant = board.variant
+            if board != Board(board.variant):
+                self.starting_fen = board.fen()
 
     def visit_comment(self, comment: str) -> None:
         words = comment_words(comment)
@@ -104,9 +119,9 @@ class PdnWriter(Visitor[str]):
         if words:
             self.renumber = True
 
-    def visit_move(self, node: GameNode, ply: int) -> None:
-        assert node.move is not None
-        token = numbered(node.move, ply, self.renumber)
+    def visit_move(self, board: Board, move: Move) -> None:
+        ply = (self.first or 0) + len(board.move_stack) - self.base
+        token = numbered(move, ply, self.renumber)
         self.tokens.append("(" * self.opening + token)
         self.opening = 0
         self.renumber = False
@@ -123,7 +138,17 @@ class PdnWriter(Visitor[str]):
         self.renumber = True
 
     def visit_result(self, result: str) -> None:
-        self.tokens.append(result if result in RESULTS else "*")
+        self.ending = result
 
     def result(self) -> str:
-        return "\n".join(self.lines + [""] + wrap(self.tokens))
+        variant = self.variant if self.variant is not None else DEFAULT_VARIANT
+        headers = self.headers
+        if "Result" not in headers and self.ending is not None:
+            headers = {**headers, "Result": self.ending}   # as GameBuilder fills it in
+        items = header_items(headers, variant, self.starting_fen)
+        lines = [f'[{name} "{escape(value)}"]' for name, value in items.items()]
+        # the movetext ends with the result visited (the Result tag's, from a Game), or the
+        # tag's when the movetext had none
+        ending = self.ending if self.ending is not None else items["Result"]
+        tokens = self.tokens + [ending if ending in RESULTS else "*"]
+        return "\n".join(lines + [""] + wrap(tokens))
