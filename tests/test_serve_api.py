@@ -222,10 +222,13 @@ def test_claiming_a_draw(client):
 
 def test_an_illegal_move_says_which_are_legal(client):
     gid = client.new()["id"]
+    error = client.error("POST", f"/api/games/{gid}/move", {"move": "c3-e5"})
+    assert error == {"error": "illegal move 'c3-e5': legal moves of the piece on c3: c3-d4, "
+                              "c3-b4", "expected": "a legal move: c3-d4 c3-b4"}
+    error = client.error("POST", f"/api/games/{gid}/move", {"move": "b6-a5"})
+    assert "the piece on b6 is black" in error["error"] and "g3-h4" in error["expected"]
     error = client.error("POST", f"/api/games/{gid}/move", {"move": "c3-c4"})
-    assert "c3-c4" in error["error"] or "illegal" in error["error"]
-    error = client.error("POST", f"/api/games/{gid}/move", {"move": "a3-b5"})
-    assert "a3-b4" in error["expected"]
+    assert "light square" in error["error"] and "notation" in error["expected"]
     assert client.error("POST", f"/api/games/{gid}/move", {"move": "zz"})["expected"]
     assert client.ok("GET", f"/api/games/{gid}")["ply"] == 0     # nothing was played
 
@@ -257,7 +260,8 @@ def test_bad_games_are_refused(client, body, words):
     ("/api/games", "GET", 405),
     ("/api/variants", "POST", 405),
     ("/", "POST", 405),
-    ("/", "DELETE", 405),
+    ("/", "DELETE", 501),
+    ("/api/games", "PUT", 501),
 ])
 def test_unknown_routes_games_and_methods(client, path, method, status):
     client.error(method, path, {} if method == "POST" else None, status=status)
@@ -414,7 +418,7 @@ def test_searches_beyond_the_limit_are_refused():
         client = Client(server)
         first, second = client.new()["id"], client.new()["id"]
         thread = threading.Thread(target=client.request, args=(
-            "POST", f"/api/games/{first}/engine", {"limit": {"movetime": 3}}))
+            "POST", f"/api/games/{first}/engine", {"limit": {"movetime": 30}}))
         thread.start()
         for _ in range(100):
             if client.ok("GET", f"/api/games/{first}")["thinking"]:
@@ -424,7 +428,9 @@ def test_searches_beyond_the_limit_are_refused():
         error = client.error("POST", f"/api/games/{second}/engine", {"limit": QUICK},
                              status=429)
         assert "searches" in error["error"]
-        thread.join()
+        client.ok("POST", f"/api/games/{first}/goto", {"ply": 0})     # stops that search
+        thread.join(timeout=20)
+        assert not thread.is_alive()
     finally:
         server.shutdown()
         server.server_close()
@@ -570,3 +576,11 @@ def test_the_endgame_databases_verdict(tmp_path):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_forced_move_is_analysed_all_the_same(client):
+    """(the engine answers a forced move at once when it plays; the analysis goes on)"""
+    gid = client.new(fen="W:Wc3:Bd4,h8")["id"]           # c3:e5 is the only move
+    infos = [d for k, d in events(client, f"/api/games/{gid}/analysis?seconds=0.3")
+             if k == "info"]
+    assert len(infos) >= 3

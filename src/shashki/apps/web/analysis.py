@@ -24,7 +24,7 @@ from typing import Any, Callable, Dict, Optional, Tuple
 from ... import egdb
 from ...board import Board
 from ...engine import Engine
-from ...limits import Limit
+from ...limits import MAX_DEPTH, Limit
 from ...variants import COLOR_NAMES
 from .games import EnginePool, GameSession
 from .views import search_view
@@ -74,7 +74,9 @@ class Analysis:
     def __init__(self, game: GameSession, pool: EnginePool, seconds: float) -> None:
         self.game = game
         self.pool = pool
-        self.limit = Limit(movetime=seconds)
+        # (a depth, so that a forced move is analysed too: a search without one answers it
+        # at once)
+        self.limit = Limit(depth=MAX_DEPTH, movetime=seconds)
         with game.lock:
             self.board = game.board()
             self.version = game.version

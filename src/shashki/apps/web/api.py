@@ -150,12 +150,11 @@ class Api:
 
     def move(self, game: GameSession, body: Dict[str, Any],
              query: Mapping[str, List[str]]) -> JsonReply:
-        read_query(query, ())
-        fields = Fields(body, ("move", "version"))
+        fields = _fields(body, query, "move")
         text = fields.text("move", required=True, limit=1000)
         assert text is not None
         with game.lock:
-            game.check_version(fields.whole("version", 0, 1 << 62))
+            game.check_version(fields.version())
             board = game.board()
             outcome = game.outcome(board)
             if outcome is not None:
@@ -174,10 +173,9 @@ class Api:
 
     def undo(self, game: GameSession, body: Dict[str, Any],
              query: Mapping[str, List[str]]) -> JsonReply:
-        read_query(query, ())
-        fields = Fields(body, ("plies", "version"))
+        fields = _fields(body, query, "plies")
         with game.lock:
-            game.check_version(fields.whole("version", 0, 1 << 62))
+            game.check_version(fields.version())
             if not game.ply:
                 raise RequestError(409, "there is no move to take back",
                                    "a take-back after a move")
@@ -188,10 +186,9 @@ class Api:
 
     def goto(self, game: GameSession, body: Dict[str, Any],
              query: Mapping[str, List[str]]) -> JsonReply:
-        read_query(query, ())
-        fields = Fields(body, ("ply", "version"))
+        fields = _fields(body, query, "ply")
         with game.lock:
-            game.check_version(fields.whole("version", 0, 1 << 62))
+            game.check_version(fields.version())
             ply = fields.whole("ply", 0, len(game.moves), required=True)
             assert ply is not None
             game.go_to(ply)
@@ -199,10 +196,9 @@ class Api:
 
     def claim(self, game: GameSession, body: Dict[str, Any],
               query: Mapping[str, List[str]]) -> JsonReply:
-        read_query(query, ())
-        fields = Fields(body, ("version",))
+        fields = _fields(body, query)
         with game.lock:
-            game.check_version(fields.whole("version", 0, 1 << 62))
+            game.check_version(fields.version())
             board = game.board()
             claimed = board.outcome(claim_draw=True)
             if game.outcome(board) is not None or not board.can_claim_draw() or claimed is None:
@@ -214,11 +210,10 @@ class Api:
 
     def engine(self, game: GameSession, body: Dict[str, Any],
                query: Mapping[str, List[str]]) -> JsonReply:
-        read_query(query, ())
-        fields = Fields(body, ("limit", "version"))
+        fields = _fields(body, query, "limit")
         limit = fields.limit("limit")
         with game.lock:
-            game.check_version(fields.whole("version", 0, 1 << 62))
+            game.check_version(fields.version())
             if game.thinking:
                 raise RequestError(409, "the engine is already thinking in this game",
                                    "one engine move at a time")
@@ -281,6 +276,13 @@ class Api:
                  query: Mapping[str, List[str]]) -> Analysis:
         seconds = _seconds(read_query(query, ("seconds",)).get("seconds"))
         return Analysis(game, self.pool, seconds)
+
+
+def _fields(body: Dict[str, Any], query: Mapping[str, List[str]], *names: str) -> Fields:
+    """The fields of a change's body: `names` and `version` (the game's version the page last
+    saw, checked under the game's lock with GameSession.check_version); no query."""
+    read_query(query, ())
+    return Fields(body, names + ("version",))
 
 
 def _seconds(text: Optional[str]) -> float:

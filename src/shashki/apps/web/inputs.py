@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Mapping, Optional, Sequence
 
 from ...limits import MAX_DEPTH, Limit, shown
 from .errors import RequestError
 
-__all__ = ["MAX_BODY", "MAX_MOVETIME", "MAX_TEXT", "Fields", "read_json", "read_query"]
+__all__ = ["MAX_BODY", "MAX_MOVETIME", "MAX_TEXT", "MAX_VERSION", "Fields", "read_json",
+           "read_query"]
 
 #: the largest request body, in bytes: a long game's PDN is a few KiB
 MAX_BODY = 256 * 1024
@@ -19,6 +20,8 @@ MAX_BODY = 256 * 1024
 MAX_TEXT = MAX_BODY
 #: the longest time the engine may take for a move or an analysis, in seconds
 MAX_MOVETIME = 600.0
+#: the largest version of a game (each change adds one)
+MAX_VERSION = 1 << 62
 
 
 def _no_constant(name: str) -> Any:
@@ -102,6 +105,10 @@ class Fields:
                                f"{name}: a whole number from {low} to {high}")
         return value
 
+    def version(self) -> Optional[int]:
+        """The `version` of the game that the request was made for, or None."""
+        return self.whole("version", 0, MAX_VERSION)
+
     def limit(self, name: str) -> Limit:
         """A search limit: {"depth": plies, "movetime": seconds}, either or both; the time is
         capped at MAX_MOVETIME, so that every search ends."""
@@ -128,6 +135,3 @@ def _kind(value: Any) -> str:
             float: "number"}.get(type(value), type(value).__name__)
 
 
-def split_path(path: str) -> Tuple[List[str], str]:
-    """The parts of a URL path between slashes, and the path itself (for messages)."""
-    return [part for part in path.split("/") if part], path

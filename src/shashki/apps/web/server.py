@@ -87,20 +87,13 @@ class Handler(BaseHTTPRequestHandler):
 
     # --- methods -------------------------------------------------------------------------------
 
+    # (any other method gets http.server's 501, through send_error: JSON too)
+
     def do_GET(self) -> None:
         self._answer("GET")
 
     def do_POST(self) -> None:
         self._answer("POST")
-
-    def do_PUT(self) -> None:
-        self._answer("PUT")
-
-    def do_DELETE(self) -> None:
-        self._answer("DELETE")
-
-    def do_PATCH(self) -> None:
-        self._answer("PATCH")
 
     def do_HEAD(self) -> None:
         self._answer("HEAD")

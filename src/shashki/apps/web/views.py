@@ -17,6 +17,7 @@ from ...limits import Limit
 from ...move import Move
 from ...outcome import Outcome
 from ...variants import COLOR_NAMES, VARIANTS, WHITE, Variant
+from ..play import DEFAULT_LIMIT
 from ..records import describe_outcome
 from .games import GameSession
 
@@ -24,11 +25,11 @@ __all__ = ["LEVELS", "DEFAULT_LEVEL", "game_state", "games_list", "level_text", 
            "outcome_view", "search_view"]
 
 #: the engine's strengths the page offers: fixed depths for quick, weaker play, then times a
-#: move (1 s is `shashki play`'s default, DEFAULT_LIMIT there)
+#: move, `shashki play`'s default among them (the page's default too)
 LEVELS: Tuple[Limit, ...] = (Limit(depth=1), Limit(depth=2), Limit(depth=4), Limit(depth=6),
-                             Limit(depth=8), Limit(movetime=0.3), Limit(movetime=1.0),
+                             Limit(depth=8), Limit(movetime=0.3), DEFAULT_LIMIT,
                              Limit(movetime=3.0), Limit(movetime=10.0))
-DEFAULT_LEVEL = 6
+DEFAULT_LEVEL = LEVELS.index(DEFAULT_LIMIT)
 
 
 def level_text(limit: Limit) -> str:
