@@ -146,9 +146,14 @@ function showMoves() {
     item.textContent = result;
     list.appendChild(item);
   }
+  // the current move kept in sight, by scrolling the list alone (scrollIntoView would scroll
+  // the page too, moving the board away on a phone)
   const current = list.querySelector(".current");
-  if (current) current.scrollIntoView({ block: "nearest" });
-  else list.scrollTop = 0;
+  if (!current) list.scrollTop = 0;
+  else if (current.offsetTop < list.scrollTop ||
+      current.offsetTop + current.offsetHeight > list.scrollTop + list.clientHeight) {
+    list.scrollTop = current.offsetTop - list.clientHeight + current.offsetHeight + 8;
+  }
   $("first").disabled = $("back").disabled = game.ply === 0;
   $("forward").disabled = $("last").disabled = game.ply === game.moves.length;
   $("undo").disabled = game.ply === 0;

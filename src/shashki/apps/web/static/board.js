@@ -76,6 +76,8 @@ export class BoardView {
     this.marks = el("g", { class: "marks" }, this.svg);
     this.labels = el("g", { class: "labels" }, this.svg);
     this.pieceLayer = el("g", { class: "pieces" }, this.svg);
+    // the numbers of the numeric games, over the pieces, as shashki.svg draws them
+    this.numbers = el("g", { class: "labels numbers" }, this.svg);
     this.targetLayer = el("g", { class: "targets" }, this.svg);
     this.arrowLayer = el("g", { class: "arrows" }, this.svg);
     this.squareNodes = v.names.map((name, square) => {
@@ -88,7 +90,7 @@ export class BoardView {
       v.names.forEach((name, square) => {
         const [x, y] = this.cell(square);
         el("text", { x: x + 0.05, y: y + 0.22, "font-size": 0.2, "font-family": font,
-          fill: c["square number"] }, this.labels).textContent = name;
+          fill: c["square number"] }, this.numbers).textContent = name;
       });
     } else {
       const last = size - 1;
