@@ -278,6 +278,12 @@ async function play(move) {
 
 function onPress(square) {
   const picker = page.picker;
+  if (square === null) {
+    picker.reset();
+    page.pressedSelected = false;
+    drawBoard();
+    return;
+  }
   // a press on the selected piece starts a drag, or (let go there) clears the selection
   page.pressedSelected = picker.route.length === 1 && picker.selected === square;
   if (!page.pressedSelected) press(square);

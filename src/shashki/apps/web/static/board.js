@@ -18,7 +18,8 @@ function el(name, attrs = {}, parent = null) {
 }
 
 export class BoardView {
-  // `onPress(square)` is called when a square is pressed (pointer down), and
+  // `onPress(square)` is called when a square is pressed (pointer down; null for a light
+  // square or the frame), and
   // `onRelease(pressed, square, moved)` when the pointer is let go (on `square`, or null off
   // the board; `moved`: a piece was dragged); `canDrag(square)` says whether the piece there
   // may be dragged
@@ -161,6 +162,18 @@ export class BoardView {
       this.targetLayer);
     }
     if (state.best) this.arrow(state.best.path, "#1f6fb2");
+    // a redraw in the middle of a drag (the analysis's arrow, say) keeps the piece in hand
+    const drag = this.drag;
+    if (drag && drag.piece) {
+      drag.piece = this.pieces.get(drag.square) || null;
+      if (drag.piece && drag.moved) this.carry(drag.piece, drag.point);
+    }
+  }
+
+  carry(piece, point) {
+    piece.classList.add("dragging");
+    piece.setAttribute("transform", `translate(${point.x} ${point.y}) scale(1.12)`);
+    this.pieceLayer.appendChild(piece); // on top of the others
   }
 
   drawPiece(piece) {
@@ -228,7 +241,10 @@ export class BoardView {
   pointerDown(event) {
     if (event.button !== 0 || this.drag) return;
     const square = this.squareAt(event);
-    if (square === null) return;
+    if (square === null) {
+      this.handlers.onPress(null); // a light square or the frame
+      return;
+    }
     event.preventDefault();
     this.handlers.onPress(square);
     const piece = this.pieces && this.pieces.get(square);
@@ -243,9 +259,8 @@ export class BoardView {
     const point = this.svgPoint(event);
     if (!drag.moved && Math.hypot(point.x - drag.start.x, point.y - drag.start.y) < 0.15) return;
     drag.moved = true;
-    drag.piece.classList.add("dragging");
-    drag.piece.setAttribute("transform", `translate(${point.x} ${point.y}) scale(1.12)`);
-    this.pieceLayer.appendChild(drag.piece); // on top of the others
+    drag.point = point;
+    this.carry(drag.piece, point);
   }
 
   pointerUp(event) {
