@@ -63,14 +63,15 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         raise OSError(f"cannot listen on {args.host} port {args.port}: "
                       f"{error.strerror or error}") from None
     with server:
-        print(f"shashki serve: {server.url}  (Ctrl-C to stop)", file=out, flush=True)
+        # (the warning before the address: whoever reads the address has seen it)
         if not _is_loopback(args.host):
             print("warning: the server is open to the network and anyone who reaches it can "
                   "use it (there is no password)", file=sys.stderr, flush=True)
-        if args.open:
-            import webbrowser       # (only here: it loads the platform's browser list)
-            webbrowser.open(server.url)
+        print(f"shashki serve: {server.url}  (Ctrl-C to stop)", file=out, flush=True)
         try:
+            if args.open:
+                import webbrowser   # (only here: it loads the platform's browser list)
+                webbrowser.open(server.url)
             server.serve_forever()
         except KeyboardInterrupt:
             print("stopped", file=out)
