@@ -584,3 +584,24 @@ def test_a_forced_move_is_analysed_all_the_same(client):
     infos = [d for k, d in events(client, f"/api/games/{gid}/analysis?seconds=0.3")
              if k == "info"]
     assert len(infos) >= 3
+
+
+def test_a_refused_body_is_not_read_as_the_next_request(client):
+    """A POST refused before its body is read (an unknown route, a method the page's files do
+    not take) closes its connection: on a kept-alive one, the body would be read as the next
+    request and its answer taken for the next request's."""
+    conn = http.client.HTTPConnection(client.host, client.port, timeout=10)
+    for path in ("/api/nothing", "/", "/api/games/0123456789abcdef/move"):
+        conn.request("POST", path, body=b"GET /api/variants HTTP/1.1\r\nHost: x\r\n\r\n")
+        response = conn.getresponse()
+        assert response.status in (404, 405) and response.getheader("Connection") == "close"
+        assert "error" in json.loads(response.read())
+        conn.close()
+    # a request answered in full keeps its connection
+    conn.request("POST", "/api/games", body=b'{"variant": "russian"}')
+    response = conn.getresponse()
+    assert response.status == 201 and response.getheader("Connection") is None
+    response.read()
+    conn.request("GET", "/api/variants")
+    assert conn.getresponse().status == 200
+    conn.close()

@@ -44,7 +44,7 @@ MAX_NAME = 100
 #: the PDN tags a download writes itself (the others of a loaded game are kept)
 _OWN_TAGS = {"Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType", "FEN",
              "Termination"}
-#: the default and longest analysis, in seconds
+#: the time of an analysis, in seconds, unless ?seconds= says otherwise (at most MAX_MOVETIME)
 ANALYSIS_SECONDS = 30.0
 
 
@@ -67,8 +67,8 @@ Route = Callable[..., Any]
 
 
 class Api:
-    """The routes over one GameStore and EnginePool; `stream` is the analysis (see
-    shashki.apps.web.analysis), given by the server."""
+    """The routes over one GameStore (the games) and one EnginePool (the engines that search
+    for them)."""
 
     def __init__(self, store: Optional[GameStore] = None,
                  pool: Optional[EnginePool] = None) -> None:

@@ -35,7 +35,8 @@ MAX_SEARCHES = 4
 #: the hash table of each engine, in MiB (an engine is lent to one search at a time, so
 #: memory is bounded by MAX_SEARCHES engines, not by the number of games)
 ENGINE_HASH_MB = 16
-#: idle engines kept per game for the next search (their tables keep what they learnt)
+#: idle engines kept for each of the fourteen games, for the next search (their tables keep
+#: what they learnt)
 IDLE_ENGINES = 2
 #: the form of a game id: 16 hex digits from the system's random source
 ID_LENGTH = 16
@@ -154,7 +155,7 @@ class GameStore:
 
 class EnginePool:
     """Engines lent to one search at a time, at most `max_searches` at once; idle ones are kept
-    per game for the next search.  `egdb`: the endgame databases they probe (shashki.engine.
+    for the next search of the same game (russian, english, ...).  `egdb`: the endgame databases they probe (shashki.engine.
     Engine's argument: None for the default folder's)."""
 
     def __init__(self, max_searches: int = MAX_SEARCHES, hash_mb: int = ENGINE_HASH_MB,

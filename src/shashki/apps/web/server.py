@@ -81,6 +81,7 @@ class Handler(BaseHTTPRequestHandler):
     """One connection's requests."""
 
     server: WebServer
+    body_read: bool                     # the request's body has been read
     protocol_version = "HTTP/1.1"       # keep-alive: every answer has its length
     server_version = "shashki-serve"
     timeout = READ_TIMEOUT
@@ -101,6 +102,7 @@ class Handler(BaseHTTPRequestHandler):
     # --- answering -----------------------------------------------------------------------------
 
     def _answer(self, method: str) -> None:
+        self.body_read = False
         try:
             url = urlsplit(self.path)
             query = parse_qs(url.query, keep_blank_values=True, max_num_fields=20)
@@ -110,8 +112,10 @@ class Handler(BaseHTTPRequestHandler):
             else:
                 self._file(method, parts, query)
         except RequestError as error:
+            self._unread_body()
             self._json(error.status, error.body())
         except ValueError as error:         # parse_qs: too many fields
+            self._unread_body()
             self._json(400, {"error": f"bad query string: {error}",
                              "expected": "a few name=value parameters"})
         except (BrokenPipeError, ConnectionResetError):
@@ -172,6 +176,13 @@ class Handler(BaseHTTPRequestHandler):
 
     # --- the request's body --------------------------------------------------------------------
 
+    def _unread_body(self) -> None:
+        """A request refused before its body was read: the connection closes after the
+        answer, or the body would be read as the next request."""
+        if not self.body_read and (self.headers.get("Content-Length", "0").strip() != "0" or
+                                   self.headers.get("Transfer-Encoding")):
+            self.close_connection = True
+
     def _length(self) -> int:
         if self.headers.get("Transfer-Encoding"):
             self.close_connection = True
@@ -194,6 +205,7 @@ class Handler(BaseHTTPRequestHandler):
             raise RequestError(413, f"the body is {length} bytes long",
                                f"a body of at most {MAX_BODY} bytes")
         body = self.rfile.read(length)
+        self.body_read = True
         if len(body) < length:
             self.close_connection = True
             raise RequestError(400, f"the body ended after {len(body)} of its {length} bytes",
