@@ -374,6 +374,17 @@ def test_pdn_paste_and_download(page, tmp_path):
     assert record.variant.name == "english"
     assert [str(m) for m in record.moves] == ["11-15", "23-19", "8-11", "22-17"]
     assert record.headers["Event"] == "test" and record.headers["Result"] == "*"
+    assert (record.headers["White"], record.headers["Black"]) == ("Ann", "Bo")
+    # a game played here is named by who played it
+    page.setup(mode="white", level=0, variant="russian")
+    page.click("c3")
+    page.click("d4")
+    page.wait_ply(2)
+    with page.page.expect_download() as info:
+        page.page.click("#download")
+    record = pdn.read_game(io.StringIO(open(info.value.path()).read()))
+    assert (record.headers["White"], record.headers["Black"]) == ("you", "shashki (depth 1)")
+    assert [str(m) for m in record.moves][0] == "c3-d4" and len(record.moves) == 2
 
 
 # --- the engine's side ---------------------------------------------------------------------
@@ -405,6 +416,13 @@ def test_the_analysis(page):
     page.page.wait_for_function("document.querySelector('#pv').textContent.startsWith('')"
                                 " && document.querySelector('#eval-depth').textContent"
                                 ".startsWith('depth')")
+    # a new game set up is analysed afresh (both games are at their version 0 then)
+    page.page.click("#new-game")
+    page.wait_ply(0)
+    page.page.wait_for_function("document.querySelector('#pv').textContent.length > 0")
+    page.load("W:Wc3:Bd4,h8")                   # c3:e5 is the only move
+    page.page.wait_for_function("document.querySelector('#pv').textContent"
+                                ".startsWith('c3:e5')")
     page.page.uncheck("#analyse")
     assert page.page.locator("svg.board .arrow").count() == 0
 

@@ -20,7 +20,7 @@ const page = {
   paused: false, // engine against engine, held
   thinking: false, // an engine move has been asked for
   stopAnalysis: null,
-  analysisFor: null, // the version of the position analysed
+  analysisFor: null, // the position analysed (positionKey)
   best: null, // the analysis's best move (a legal move of the shown position)
   pressedSelected: false,
 };
@@ -87,14 +87,15 @@ function show(game) {
   }
   page.game = game;
   page.picker = new MovePicker(game.legal);
-  if (page.analysisFor !== game.version) page.best = null;
+  if (page.analysisFor !== positionKey(game)) page.best = null;
   drawBoard();
   showMoves();
   showStatus();
   $("fen").value = game.fen;
-  const names = `white=${encodeURIComponent(playerName("white"))}` +
-    `&black=${encodeURIComponent(playerName("black"))}`;
-  $("download").href = `/api/games/${game.id}/pdn?${names}`;
+  // the players' names for the PDN, where a loaded game did not name them
+  const names = ["white", "black"].filter((color) => !game.headers[color[0].toUpperCase() +
+    color.slice(1)]).map((color) => `${color}=${encodeURIComponent(playerName(color))}`);
+  $("download").href = `/api/games/${game.id}/pdn?${names.join("&")}`;
   document.body.dataset.ply = game.ply;
   document.body.dataset.version = game.version;
   updateAnalysis();
@@ -377,6 +378,11 @@ function stopAnalysis() {
   page.analysisFor = null;
 }
 
+// a position shown: the game and its version (a new game starts at version 0 again)
+function positionKey(game) {
+  return `${game.id}/${game.version}`;
+}
+
 function updateAnalysis() {
   const on = $("analyse").checked;
   $("analysis").hidden = !on;
@@ -386,16 +392,16 @@ function updateAnalysis() {
     return;
   }
   const game = page.game;
-  if (page.analysisFor === game.version && page.stopAnalysis) return;
+  const key = positionKey(game);
+  if (page.analysisFor === key && page.stopAnalysis) return;
   stopAnalysis();
-  page.analysisFor = game.version;
+  page.analysisFor = key;
   page.best = null;
   $("eval").textContent = "…";
   $("eval-depth").textContent = "";
   $("pv").textContent = "";
   $("egdb").hidden = true;
   setBar(0);
-  const version = game.version;
   const turn = game.turn;
   page.stopAnalysis = analyse(game.id, ANALYSIS_SECONDS, {
     egdb: (verdict) => {
@@ -403,7 +409,7 @@ function updateAnalysis() {
       $("egdb").textContent = `Endgame databases: ${verdict.text}`;
     },
     info: (info) => {
-      if (page.analysisFor !== version) return;
+      if (page.analysisFor !== key) return;
       $("eval").textContent = scoreText(info, turn);
       $("eval-depth").textContent = `depth ${info.depth} · ${nodes(info.nodes)} nodes · ` +
         `${info.time.toFixed(1)} s`;
@@ -413,7 +419,7 @@ function updateAnalysis() {
       drawBoard();
     },
     done: (end) => {
-      if (page.analysisFor !== version) return;
+      if (page.analysisFor !== key) return;
       page.stopAnalysis = null;
       if (end.reason === "over") $("eval").textContent = page.game.outcome ? page.game.outcome.result : "–";
       if (end.reason === "error" && $("eval").textContent === "…") $("eval").textContent = "–";
