@@ -1,5 +1,5 @@
 """What an installed shashki carries: the compiled core, its type stubs, py.typed, the opening
-tables.  Under ``tox -e wheel`` / ``tox -e debug`` (SHASHKI_TEST_INSTALLED=1) also that the
+tables, the page of shashki serve.  Under ``tox -e wheel`` / ``tox -e debug`` (SHASHKI_TEST_INSTALLED=1) also that the
 package under test is the installed wheel, not the source tree."""
 
 import importlib.machinery
@@ -40,6 +40,10 @@ def test_typed_marker_and_package_data():
     assert {"russian.json", "brazilian.json", "corrections.json"} <= tables
     # and they load through the package's own reader
     assert len(shashki.openings("russian")) > 100
+    # the page of shashki serve
+    page = {p.name for p in (PACKAGE / "apps" / "web" / "static").iterdir()}
+    assert {"index.html", "app.js", "board.js", "picker.js", "api.js", "style.css",
+            "favicon.svg"} <= page
 
 
 @pytest.mark.skipif(not INSTALLED, reason="only where the tests run against an installed wheel")

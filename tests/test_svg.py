@@ -283,3 +283,19 @@ def test_import_shashki_does_not_load_svg():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "False"
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("flipped", [False, True])
+def test_cells_are_where_board_draws_each_square(variant, flipped):
+    """svg.cells, the layout for boards drawn elsewhere (the page of shashki serve), puts
+    every square where board() draws it, and where RULES.md says it stands."""
+    board = shashki.Board(variant)
+    cells = shashki.svg.cells(board.variant, flipped)
+    drawn = picture(board, flipped=flipped)
+    names = [board.variant.square_name(s) for s in range(32)]
+    for color, kind, name, cell in drawn.pieces:
+        assert cells[names.index(name)] == cell
+    for square, name in enumerate(names):
+        column, row = expected_cell(variant, name)
+        assert cells[square] == ((7 - column, 7 - row) if flipped else (column, row))

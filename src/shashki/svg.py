@@ -107,6 +107,15 @@ def board(board: Board, size: float = 400, flipped: bool = False,
     return "\n".join(out)
 
 
+def cells(variant: Variant, flipped: bool = False) -> List[Tuple[int, int]]:
+    """(column, row) of the cell where each square 0.. of `variant` is drawn by board(),
+    (0, 0) being the top-left cell: the layout for a picture drawn elsewhere (the page of
+    `shashki serve` draws its board in the browser)."""
+    view = _View(variant, bool(flipped), 0)
+    return [view.column_row(*variant.geometry.coords(square))
+            for square in range(variant.geometry.squares)]
+
+
 _LETTERS = "abcdefghijklmnop"
 
 

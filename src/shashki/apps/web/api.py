@@ -1,0 +1,322 @@
+"""The routes of `shashki serve`: what each request does to the games, checked field by field.
+
+    GET  /api/variants                      the games, their boards' layout, the engine's levels
+    POST /api/games                         a new game {variant, fen?, pdn?}: its state (201)
+    GET  /api/games/ID                      the state of a game
+    POST /api/games/ID/move                 play {move, version?} at the cursor
+    POST /api/games/ID/engine               the engine plays {limit, version?}
+    POST /api/games/ID/undo                 take back {plies?, version?} before the cursor
+    POST /api/games/ID/goto                 show the position after move {ply, version?}
+    POST /api/games/ID/claim                claim the draw the rules allow {version?}
+    GET  /api/games/ID/pdn?white=&black=    the game as a PDN file
+    GET  /api/games/ID/analysis?seconds=    the engine's analysis, as server-sent events
+                                            (shashki.apps.web.analysis)
+
+A state is shashki.apps.web.views.game_state; `version` in a request refuses it (409) when the
+game has changed since the page last saw it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import io
+import re
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from ... import pdn
+from ...board import Board
+from ...errors import IllegalMoveError, InvalidFenError, InvalidVariantError, ShashkiError
+from ...limits import shown
+from ...pdn import InvalidPdnError
+from ...variants import VARIANTS, get_variant
+from ..records import pdn_game
+from .analysis import Analysis
+from .errors import RequestError
+from .games import ID_LENGTH, EnginePool, GameSession, GameStore
+from .inputs import MAX_MOVETIME, Fields, read_json, read_query
+from .views import game_state, games_list, search_view
+
+__all__ = ["Api", "JsonReply", "Download", "Route"]
+
+_ID = re.compile(f"[0-9a-f]{{{ID_LENGTH}}}")
+#: the longest player name a PDN download takes
+MAX_NAME = 100
+#: the PDN tags a download writes itself (the others of a loaded game are kept)
+_OWN_TAGS = {"Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType", "FEN",
+             "Termination"}
+#: the time of an analysis, in seconds, unless ?seconds= says otherwise (at most MAX_MOVETIME)
+ANALYSIS_SECONDS = 30.0
+
+
+class JsonReply:
+    """A JSON answer."""
+
+    def __init__(self, body: Any, status: int = 200) -> None:
+        self.body, self.status = body, status
+
+
+class Download:
+    """A file to save: its text, name and type."""
+
+    def __init__(self, text: str, filename: str, content_type: str) -> None:
+        self.text, self.filename, self.content_type = text, filename, content_type
+
+
+#: what a route does: (api, game or None, JSON body or None, query) -> an answer
+Route = Callable[..., Any]
+
+
+class Api:
+    """The routes over one GameStore (the games) and one EnginePool (the engines that search
+    for them)."""
+
+    def __init__(self, store: Optional[GameStore] = None,
+                 pool: Optional[EnginePool] = None) -> None:
+        self.store = store or GameStore()
+        self.pool = pool or EnginePool()
+
+    # --- dispatch ----------------------------------------------------------------------------
+
+    def route(self, method: str, parts: Sequence[str]) -> Tuple[Route, Optional[GameSession]]:
+        """The handler of `method` on the path `parts` (after /api), and its game; RequestError
+        404 or 405 (with the methods allowed) when there is none."""
+        if list(parts) == ["variants"]:
+            return self._allow(method, {"GET": Api.variants}), None
+        if list(parts) == ["games"]:
+            return self._allow(method, {"POST": Api.create}), None
+        if len(parts) in (2, 3) and parts[0] == "games":
+            action = parts[2] if len(parts) == 3 else ""
+            table = _GAME_ROUTES.get(action)
+            if table is None:
+                raise RequestError(404, f"no route /api/games/ID/{shown(action)}",
+                                   "one of " + ", ".join(f"/api/games/ID/{a}".rstrip("/")
+                                                         for a in _GAME_ROUTES))
+            handler = self._allow(method, table)
+            if not _ID.fullmatch(parts[1]):
+                raise RequestError(404, f"{shown(parts[1])} is not a game id",
+                                   f"an id of {ID_LENGTH} hex digits, from POST /api/games")
+            return handler, self.store.get(parts[1])
+        raise RequestError(404, "no route /api/" + "/".join(parts),
+                           "/api/variants, /api/games or /api/games/ID/...")
+
+    @staticmethod
+    def _allow(method: str, table: Mapping[str, Route]) -> Route:
+        handler = table.get(method)
+        if handler is None:
+            raise RequestError(405, f"{method} is not allowed here",
+                               " or ".join(sorted(table)))
+        return handler
+
+    # --- the games -----------------------------------------------------------------------------
+
+    def variants(self, game: None, body: None, query: Mapping[str, List[str]]) -> JsonReply:
+        read_query(query, ())
+        return JsonReply(games_list())
+
+    def create(self, game: None, body: Dict[str, Any],
+               query: Mapping[str, List[str]]) -> JsonReply:
+        read_query(query, ())
+        fields = Fields(body, ("variant", "fen", "pdn"))
+        name = fields.text("variant", limit=100) or VARIANTS[0].name
+        try:
+            variant = get_variant(name)
+        except InvalidVariantError as error:
+            raise RequestError(400, str(error), "variant: one of " +
+                               ", ".join(v.name for v in VARIANTS)) from None
+        fen, text = fields.text("fen"), fields.text("pdn")
+        if fen is not None and text is not None:
+            raise RequestError(400, "both fen and pdn are given", "one of fen and pdn")
+        headers: Dict[str, str] = {}
+        if text is not None:
+            record = _read_pdn(text, variant.name)
+            start, moves = record.board(0), list(record.moves)
+            headers = {k: v for k, v in record.headers.items() if k not in _OWN_TAGS or
+                       k in ("White", "Black", "Event")}
+        else:
+            try:
+                start, moves = Board(variant, fen=fen), []
+            except InvalidFenError as error:
+                raise RequestError(400, str(error), f"a FEN of {variant.name}, such as "
+                                                    f"{variant.start_fen}") from None
+        session = self.store.create(start, moves, headers)
+        with session.lock:
+            return JsonReply(game_state(session), 201)
+
+    def state(self, game: GameSession, body: None,
+              query: Mapping[str, List[str]]) -> JsonReply:
+        read_query(query, ())
+        with game.lock:
+            return JsonReply(game_state(game))
+
+    def move(self, game: GameSession, body: Dict[str, Any],
+             query: Mapping[str, List[str]]) -> JsonReply:
+        fields = _fields(body, query, "move")
+        text = fields.text("move", required=True, limit=1000)
+        assert text is not None
+        with game.lock:
+            game.check_version(fields.version())
+            board = game.board()
+            outcome = game.outcome(board)
+            if outcome is not None:
+                raise RequestError(409, f"the game is over: {outcome.result()}",
+                                   "a take-back, or a new game")
+            try:
+                move = board.parse_move(text)
+            except IllegalMoveError as error:
+                legal = " ".join(str(m) for m in error.alternatives or board.legal_moves)
+                raise RequestError(400, str(error), f"a legal move: {legal}") from None
+            except ShashkiError as error:
+                raise RequestError(400, str(error), "a move in the game's notation, e.g. " +
+                                   str(next(iter(board.legal_moves)))) from None
+            game.play(move)
+            return JsonReply(game_state(game))
+
+    def undo(self, game: GameSession, body: Dict[str, Any],
+             query: Mapping[str, List[str]]) -> JsonReply:
+        fields = _fields(body, query, "plies")
+        with game.lock:
+            game.check_version(fields.version())
+            if not game.ply:
+                raise RequestError(409, "there is no move to take back",
+                                   "a take-back after a move")
+            plies = fields.whole("plies", 1, game.ply, 1)
+            assert plies is not None
+            game.take_back(plies)
+            return JsonReply(game_state(game))
+
+    def goto(self, game: GameSession, body: Dict[str, Any],
+             query: Mapping[str, List[str]]) -> JsonReply:
+        fields = _fields(body, query, "ply")
+        with game.lock:
+            game.check_version(fields.version())
+            ply = fields.whole("ply", 0, len(game.moves), required=True)
+            assert ply is not None
+            game.go_to(ply)
+            return JsonReply(game_state(game))
+
+    def claim(self, game: GameSession, body: Dict[str, Any],
+              query: Mapping[str, List[str]]) -> JsonReply:
+        fields = _fields(body, query)
+        with game.lock:
+            game.check_version(fields.version())
+            board = game.board()
+            claimed = board.outcome(claim_draw=True)
+            if game.outcome(board) is not None or not board.can_claim_draw() or claimed is None:
+                raise RequestError(409, "there is no draw to claim here",
+                                   "a claim where the game's rules allow one (english: "
+                                   "threefold repetition, 40 moves without progress)")
+            game.claim_draw(claimed)
+            return JsonReply(game_state(game))
+
+    def engine(self, game: GameSession, body: Dict[str, Any],
+               query: Mapping[str, List[str]]) -> JsonReply:
+        fields = _fields(body, query, "limit")
+        limit = fields.limit("limit")
+        with game.lock:
+            game.check_version(fields.version())
+            if game.thinking:
+                raise RequestError(409, "the engine is already thinking in this game",
+                                   "one engine move at a time")
+            board = game.board()
+            if game.outcome(board) is not None:
+                raise RequestError(409, "the game is over", "a take-back, or a new game")
+            version = game.version
+            game.thinking = True
+        try:
+            with self.pool.engine(game) as engine:
+                def stale(_: object) -> None:
+                    # a change that came before the search began has no search to stop yet
+                    if game.version != version:
+                        engine.stop()
+                result = engine.search(board, limit=limit, info=stale)
+        finally:
+            with game.lock:
+                game.thinking = False
+        with game.lock:
+            if game.version != version:
+                raise RequestError(409, "the game changed while the engine was thinking; its "
+                                        "move was dropped", "an engine move for the position "
+                                                            "now shown")
+            if board.can_claim_draw() and result.score.value <= 0:
+                # where draws are claimed, the engine claims one unless it expects to win
+                # (as in shashki play)
+                claimed = board.outcome(claim_draw=True)
+                assert claimed is not None
+                game.claim_draw(claimed)
+            else:
+                assert result.best_move is not None     # the game is not over
+                game.play(result.best_move)
+            state = game_state(game)
+        state["search"] = search_view(result, board.turn)
+        return JsonReply(state)
+
+    def download(self, game: GameSession, body: None,
+                 query: Mapping[str, List[str]]) -> Download:
+        names = read_query(query, ("white", "black"))
+        for key, value in names.items():
+            if len(value) > MAX_NAME or not value.isprintable():
+                raise RequestError(400, f"{key} is not a player's name: {shown(value)}",
+                                   f"{key}: printable text of at most {MAX_NAME} characters")
+        with game.lock:
+            board = game.board(len(game.moves))
+            outcome = game.claimed or board.outcome()
+            headers = dict(game.headers)
+        extra = {k: v for k, v in headers.items() if k not in _OWN_TAGS}
+        record = pdn_game(board, event=headers.get("Event", "shashki serve"),
+                          white=names.get("white", headers.get("White", "?")),
+                          black=names.get("black", headers.get("Black", "?")),
+                          result="*" if outcome is None else outcome.result(),
+                          termination=None if outcome is None else outcome.termination.value,
+                          extra=extra)
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        return Download(str(record) + "\n", f"shashki-{game.variant.name}-{stamp}.pdn",
+                        "application/x-chess-pdn; charset=utf-8")
+
+    def analysis(self, game: GameSession, body: None,
+                 query: Mapping[str, List[str]]) -> Analysis:
+        seconds = _seconds(read_query(query, ("seconds",)).get("seconds"))
+        return Analysis(game, self.pool, seconds)
+
+
+def _fields(body: Dict[str, Any], query: Mapping[str, List[str]], *names: str) -> Fields:
+    """The fields of a change's body: `names` and `version` (the game's version the page last
+    saw, checked under the game's lock with GameSession.check_version); no query."""
+    read_query(query, ())
+    return Fields(body, names + ("version",))
+
+
+def _seconds(text: Optional[str]) -> float:
+    """The analysis's time: ?seconds=, more than 0 and at most MAX_MOVETIME."""
+    if text is None:
+        return ANALYSIS_SECONDS
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds <= MAX_MOVETIME:             # NaN fails too
+        raise RequestError(400, f"seconds is {shown(text)}",
+                           f"seconds: a number more than 0 and at most {MAX_MOVETIME:g}")
+    return seconds
+
+
+def _read_pdn(text: str, variant: str) -> pdn.Game:
+    """The first game of a PDN text; a game without a GameType or Variant tag is read as
+    `variant`, the game the page has chosen."""
+    try:
+        # the tags first (a lenient read never raises), then the game by them or by `variant`
+        tags = pdn.read_game(io.StringIO(text), strict=False)
+        named = tags is not None and {"GameType", "Variant"} & set(tags.headers)
+        record = pdn.read_game(io.StringIO(text), variant=None if named else variant)
+    except InvalidPdnError as error:
+        raise RequestError(400, str(error), "a PDN game: [Tags \"...\"] and numbered "
+                                            "moves in the game's notation") from None
+    if record is None:
+        raise RequestError(400, "the PDN text holds no game", "a PDN game")
+    return record
+
+
+_GAME_ROUTES: Dict[str, Dict[str, Route]] = {
+    "": {"GET": Api.state}, "move": {"POST": Api.move}, "engine": {"POST": Api.engine},
+    "undo": {"POST": Api.undo}, "goto": {"POST": Api.goto}, "claim": {"POST": Api.claim},
+    "pdn": {"GET": Api.download}, "analysis": {"GET": Api.analysis},
+}
