@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Type, Union
 
-from .diagram import diagram
+from .diagram import UNICODE_PIECES, diagram
 from ._core import actions as _actions
 from ._core.arrays import Buffer
 from ._core.board import BoardCore, LegalMoves
 from ._core.move import Move
 from ._core.position import Position
 from .errors import InvalidVariantError
+from .fen import parse_fen
 from .variants import DEFAULT, Variant, get_variant
 
 if TYPE_CHECKING:
@@ -53,7 +54,8 @@ class Board(BoardCore):
     def __init__(self, variant: Union[str, Variant] = DEFAULT, fen: Optional[str] = None, *,
                  fmjd_draw_rules: Optional[bool] = None) -> None:
         chosen = get_variant(variant)
-        self._reset(Position(chosen, fen), _fmjd_setting(chosen, fmjd_draw_rules))
+        position = Position(chosen, fen)
+        self._reset(position, _fmjd_setting(chosen, fmjd_draw_rules), _root_ply(position, fen))
 
     @classmethod
     def from_position(cls, position: Position, *,
@@ -76,13 +78,14 @@ class Board(BoardCore):
         """Set the position from a FEN; the move history is cleared.  On error (InvalidFenError)
         the board is unchanged.  The draw counters count from the set-up position (the game's
         history is unknown)."""
-        self._reset(Position(self.variant, fen), self.fmjd_draw_rules)
+        position = Position(self.variant, fen)
+        self._reset(position, self.fmjd_draw_rules, _root_ply(position, fen))
 
     def __reduce__(self) -> Tuple[Any, ...]:
         # pickled as its first position and the moves played from it
         moves = [(m.origin, m.destination, m.captured) for m in self.move_stack]
         return (_unpickle, (type(self), self.root, self.fmjd_draw_rules, moves,
-                            tuple(self.draw_counters)))
+                            tuple(self.draw_counters), self.root_ply))
 
     @classmethod
     def from_opening(cls, variant: Union[str, Variant], opening: Union[str, Opening],
@@ -181,6 +184,18 @@ class Board(BoardCore):
 
     # --- display --------------------------------------------------------------------------
 
+    def mirror(self) -> Board:
+        """A new board at the position with the colours swapped (Position.mirror: the board
+        turned half round, White's pieces Black's), without the moves that led here, as
+        python-chess's mirror."""
+        return type(self).from_position(self.position.mirror(),
+                                        fmjd_draw_rules=self.fmjd_draw_rules)
+
+    def unicode(self, *, flipped: bool = False) -> str:
+        """The board as a diagram with draughts symbols: ⛀ a white man, ⛁ a white king, ⛂ a
+        black man, ⛃ a black king, · an empty square (see shashki.diagram)."""
+        return diagram(self, flipped=flipped, symbols=UNICODE_PIECES)
+
     def __str__(self) -> str:
         return diagram(self)
 
@@ -209,9 +224,21 @@ def _fmjd_setting(variant: Variant, value: Optional[bool]) -> bool:
     return value
 
 
+def _root_ply(position: Position, fen: Optional[str]) -> int:
+    """The plies before `position` by its FEN's move number (lidraughts' ``:F<n>``), or -1
+    when the FEN gives none."""
+    if fen is None:
+        return -1
+    number = parse_fen(fen, position.variant)[4].get("F")
+    if not number:
+        return -1
+    return 2 * (number - 1) + int(position.turn != position.variant.first_to_move)
+
+
 def _unpickle(cls: Type[Board], root: Position, fmjd: bool, moves: Any,
-              counters: Tuple[int, int, int, int]) -> Board:
-    board = cls.from_position(root, fmjd_draw_rules=fmjd)
+              counters: Tuple[int, int, int, int], root_ply: int = -1) -> Board:
+    board = cls.__new__(cls)
+    board._reset(root, _fmjd_setting(root.variant, fmjd), root_ply)
     if not moves:
         board._set_draws(*counters)
     for origin, destination, captured in moves:

@@ -23,14 +23,15 @@ key of the numbers beside the board instead of the letters and rank numbers arou
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING, List, Optional, Union
 
 
 if TYPE_CHECKING:
+    from ._core.position import Position
     from .board import Board
     from .variants import Variant
 
-__all__ = ["diagram", "square_at"]
+__all__ = ["LETTERS", "UNICODE_PIECES", "diagram", "square_at"]
 
 def square_at(variant: Variant, row: int, col: int, flipped: bool = False) -> Optional[int]:
     """The square drawn at row `row` (0 = top) and column `col` (0 = left) of a diagram of
@@ -45,9 +46,18 @@ def square_at(variant: Variant, row: int, col: int, flipped: bool = False) -> Op
     return g.square_at(file, rank)
 
 
-def diagram(board: Board, flipped: bool = False) -> str:
-    """`board` as text (see the module docstring); `flipped` turns it half round, Black at
-    the bottom."""
+#: the letters of a diagram: a white man, a white king, a black man, a black king, an empty
+#: square
+LETTERS = "wWbB."
+#: draughts' own symbols (Unicode's draughts men and kings, U+26C0-U+26C3)
+UNICODE_PIECES = "⛀⛁⛂⛃·"
+
+
+def diagram(board: Union[Board, Position], flipped: bool = False,
+            symbols: str = LETTERS) -> str:
+    """`board` (a Board or a Position) as text (see the module docstring); `flipped` turns it
+    half round, Black at the bottom; `symbols` are the five characters of a white man, a
+    white king, a black man, a black king and an empty square."""
     variant = board.variant
     g = variant.geometry
     files = g.files
@@ -70,8 +80,9 @@ def diagram(board: Board, flipped: bool = False) -> str:
                 continue
             keys.append(f"{variant.square_name(square):>{wide}}")
             bit = 1 << square
-            letter = "w" if white & bit else "b" if black & bit else "."
-            cells.append(letter.upper() if kings & bit else letter)
+            king = 1 if kings & bit else 0
+            cells.append(symbols[king] if white & bit else symbols[2 + king] if black & bit
+                         else symbols[4])
         label = "" if numeric else str(row + 1 if flipped else g.rows - row)
         line = f"{label:>{rank_width}} | {' '.join(cells)} |"
         if numeric:

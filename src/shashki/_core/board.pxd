@@ -20,6 +20,7 @@ cdef class BoardCore(Placement):
     cdef int cap_hist
     cdef public list move_stack
     cdef public bint fmjd_draw_rules
+    cdef readonly int root_ply          # plies of the game before the first position
 
     cdef int grow_history(self) except -1
     cdef int push_index(self, int i, Move move) except -1

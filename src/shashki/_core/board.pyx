@@ -138,10 +138,13 @@ cdef class BoardCore(Placement):
     def __dealloc__(self):
         PyMem_Free(self.hist)
 
-    def _reset(self, Position position not None, bint fmjd):
+    def _reset(self, Position position not None, bint fmjd, int root_ply=-1):
         """Set the position and its game; the history is cleared and the draw counters count
-        from here."""
+        from here.  `root_ply`: the plies of the game before this position (-1: as if it
+        were the game's first move, or the reply to it)."""
         variant = position.notation.variant
+        self.root_ply = root_ply if root_ply >= 0 else \
+            int(position.pos.turn != variant.first_to_move)
         self.fmjd_draw_rules = fmjd
         self.kernel = position.kernel
         self.ops = position.kernel.ops
@@ -231,6 +234,18 @@ cdef class BoardCore(Placement):
         self.table.stamp = 0
         return self.move_stack.pop()
 
+    def ply(self):
+        """The plies (half-moves) played in the game so far: those before the board's first
+        position (a FEN's move number, lidraughts' ``:F<n>``, says how many) and those of its
+        move stack (python-chess's ply)."""
+        return self.root_ply + self.nhist
+
+    @property
+    def fullmove_number(self):
+        """The number of the move being played: 1 at the start, one more each time the side
+        that moves first is to move again (in english Black, elsewhere White)."""
+        return 1 + (self.root_ply + self.nhist) // 2
+
     def peek(self):
         """The last move played (IndexError if there is none)."""
         if not self.move_stack:
@@ -251,6 +266,7 @@ cdef class BoardCore(Placement):
         b.fmjd_draw_rules = self.fmjd_draw_rules
         b.pos = self.pos
         b.draws = self.draws
+        b.root_ply = self.root_ply if stack else self.root_ply + self.nhist
         if stack and self.nhist:
             b.hist = <Ply *>PyMem_Malloc(self.nhist * sizeof(Ply))
             if b.hist == NULL:
