@@ -1,8 +1,10 @@
-"""The shape of the package (issue 11): module-level imports form no cycle, so they can sit at
-the top of modules; the front ends and the engine import at module top and read no other
+"""The shape of the package (issues 11 and 19): imports form no cycle, those inside functions
+and those of the compiled modules (.pyx) included, so that every module can be read after
+those it imports; the front ends and the engine import at module top and read no other
 object's underscore names."""
 
 import ast
+import re
 from pathlib import Path
 
 import shashki
@@ -21,9 +23,10 @@ PROTOCOL = {"_value_": "the enum protocol: a member's value, set in a custom __n
 
 
 def _modules():
-    """{module name: (path, is_package)} of every Python module of the package."""
+    """{module name: (path, is_package)} of every module of the package, the compiled ones
+    (.pyx: the sources beside them) included."""
     out = {}
-    for path in PACKAGE.rglob("*.py"):
+    for path in list(PACKAGE.rglob("*.py")) + list(PACKAGE.rglob("*.pyx")):
         parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
         is_package = parts[-1] == "__init__"
         if is_package:
@@ -33,19 +36,35 @@ def _modules():
 
 
 def _runtime_imports(body):
-    """The import statements that run when a module is imported (not under TYPE_CHECKING,
-    not in a function)."""
+    """The import statements that can run: at module level or in a function, but not under
+    TYPE_CHECKING."""
     for node in body:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             yield node
-        elif isinstance(node, ast.If):
-            if "TYPE_CHECKING" not in ast.dump(node.test):
-                yield from _runtime_imports(node.body)
+        elif isinstance(node, ast.If) and "TYPE_CHECKING" in ast.dump(node.test):
             yield from _runtime_imports(node.orelse)
-        elif isinstance(node, ast.Try):
-            for block in [node.body, node.orelse, node.finalbody] + [h.body for h in
-                                                                     node.handlers]:
-                yield from _runtime_imports(block)
+        else:
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                block = getattr(node, field, None)
+                if isinstance(block, list):
+                    yield from _runtime_imports(block)
+
+
+_PYX_IMPORT = re.compile(r"^\s*(?:from\s+(\.*)([\w.]*)\s+c?import\s+\(?([\w, ()\n]+?)\)?\s*$"
+                         r"|import\s+([\w.]+))", re.M)
+
+
+def _pyx_imports(text):
+    """The imports of a .pyx module (which ast cannot read), as ast.ImportFrom-like nodes:
+    `from X cimport` too, which imports X's module at run time when it holds a class."""
+    for match in _PYX_IMPORT.finditer(text):
+        if match.group(4):
+            yield ast.Import(names=[ast.alias(name=match.group(4))])
+            continue
+        names = [n for n in re.split(r"[,\s()]+", match.group(3)) if n and n != "as"]
+        yield ast.ImportFrom(module=match.group(2) or None, names=[ast.alias(name=n)
+                                                                     for n in names],
+                             level=len(match.group(1)))
 
 
 def _import_graph():
@@ -54,7 +73,10 @@ def _import_graph():
     for name, (path, is_package) in modules.items():
         package = name if is_package else name.rpartition(".")[0]
         targets = set()
-        for node in _runtime_imports(ast.parse(path.read_text(encoding="utf-8")).body):
+        text = path.read_text(encoding="utf-8")
+        nodes = _pyx_imports(text) if path.suffix == ".pyx" else \
+            _runtime_imports(ast.parse(text).body)
+        for node in nodes:
             if isinstance(node, ast.Import):
                 targets.update(alias.name for alias in node.names)
                 continue
@@ -77,7 +99,13 @@ def test_the_graph_is_read():
         graph["shashki.apps.cli"]
 
 
-def test_module_level_imports_form_no_cycle():
+def test_the_compiled_modules_and_function_level_imports_are_read():
+    graph = _import_graph()
+    assert "shashki._core.position" in graph["shashki._core.board"]
+    assert "shashki.perft" in graph["shashki._core.position"]      # inside Position.perft
+
+
+def test_imports_form_no_cycle():
     graph = _import_graph()
     state = {}
     cycles = []

@@ -67,7 +67,7 @@ def test_every_entry_loads_and_every_move_list_replays_to_its_fen(variant, table
         flip = (file, opening.name) == BARRED
         assert opening.standard == ((opening.name in published["standard"]) != flip)
         assert opening.lost == ((opening.name in published.get("lost", ())) != flip)
-        board = opening.board()  # a valid FEN of this game
+        board = opening.position  # a valid FEN of this game
         assert board.fen() == canonical(variant, opening.fen)
         if opening.moves is not None:
             # the moves reach the FEN exactly, side to move included

@@ -24,7 +24,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._text import quote
-from .board import Board
+from ._core.position import Position
 from .fen import parse_fen, write_fen
 from .errors import InvalidOpeningError
 from .variants import OpeningTable, Variant, get_variant
@@ -64,10 +64,11 @@ class Opening:
     start_fen: Optional[str] = None
     correction: Optional[str] = None
 
-    def board(self) -> Board:
-        """A Board at this opening's position (with the opening's moves on its stack when
-        the name lists them; see Board.from_opening)."""
-        return Board.from_opening(self.variant, self)
+    @property
+    def position(self) -> Position:
+        """The opening's position (Board.from_opening starts a game there, with the opening's
+        moves on its stack when the name lists them)."""
+        return Position(self.variant, self.fen)
 
 
 def opening_tables(variant: Union[str, Variant]) -> Tuple[str, ...]:
