@@ -540,8 +540,8 @@ class Tables:
             count, wrong = egdb_build.verify(self._tables, *sig)
             checked += count
             for i in wrong:
-                masks = egdb_build.position(self._tables, *sig, i)
-                bad.append(f"{_code(sig)} index {i}: {masks}")
+                position = egdb_build.position(self._tables, *sig, i)
+                bad.append(f"{_code(sig)} index {i}: {position.fen() if position else None}")
             if progress is not None:
                 progress(f"{self.variant.name} {_code(sig)}: {count:,} positions checked "
                          f"of {self._tables.size(*sig):,} entries, {len(wrong)} wrong")

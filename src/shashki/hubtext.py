@@ -35,11 +35,11 @@ from typing import Callable, Dict, List, Mapping, Optional, Tuple, TypeVar, Unio
 
 from ._core.search import WIN_SCORE
 from ._text import bounded_int, quote
+from ._core.position import Position
 from .board import Board
 from .colors import BLACK, WHITE, Color
 from .engine import Score
 from .errors import InvalidVariantError, ShashkiError
-from .fen import write_fen
 from .limits import MAX_PLY, MIN_BUDGET, Limit
 from .move import Move
 from .variants import VARIANTS, Variant, get_variant
@@ -255,8 +255,9 @@ def parse_position(text: str, variant: Union[str, Variant]) -> Board:
         if char.isupper():
             kings |= bit
     turn = _swap(variant, WHITE if side == "W" else BLACK)
-    # through the FEN reader, so a Hub position meets the same checks as any other
-    return Board(variant, fen=write_fen(masks[WHITE], masks[BLACK], kings, turn, variant))
+    # checked as a FEN is (Position.from_masks), so a Hub position meets the same checks
+    return Board.from_position(Position.from_masks(variant, masks[WHITE], masks[BLACK], kings,
+                                                   turn))
 
 
 def game_text(board: Board) -> Tuple[str, Tuple[str, ...]]:

@@ -22,6 +22,8 @@ from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move, MoveList, KernelOp
 from .draws cimport DrawState, configurations
 from .egdb cimport *
 
+from .position import _position
+
 
 # --- the builder ---------------------------------------------------------------------------------
 
@@ -458,8 +460,8 @@ def verify(EgdbTables tables not None, int wm, int wk, int bm, int bk, int limit
 
 
 def position(EgdbTables tables not None, int wm, int wk, int bm, int bk, u64 i):
-    """The square masks (white, black, kings) of index i of a signature, White to move;
-    None for an index that is no position."""
+    """The Position of index i of a signature (White to move), or None for an index that is
+    no position."""
     cdef Egdb *db = tables.db
     cdef Half h
     cdef SqPos q
@@ -473,4 +475,4 @@ def position(EgdbTables tables not None, int wm, int wk, int bm, int bk, u64 i):
     h.nwk = wk
     h.nbk = bk
     decode(db, &h, i - mi * kings, &q)
-    return (q.wm | q.wk, q.bm | q.bk, q.wk | q.bk)
+    return _position(tables.variant, q.wm | q.wk, q.bm | q.bk, q.wk | q.bk, WHITE, None)
