@@ -186,3 +186,21 @@ def test_no_game_is_named_outside_its_record():
                     node.value in names and id(node) not in docs:
                 found.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {node.value!r}")
     assert not found
+
+
+# a file one can hold in one's head: split a longer one by what its parts are about
+MAX_LINES = 900
+SOURCE_SUFFIXES = {".py", ".pyx", ".pxd", ".pxi", ".pyi", ".js", ".html", ".css"}
+
+
+def test_no_source_file_over_900_lines():
+    root = Path(__file__).resolve().parent.parent
+    folders = [PACKAGE, root / "tests", root / "benchmarks", root / "docs", root / "examples"]
+    long = {}
+    for folder in folders:
+        for path in folder.rglob("*"):
+            if path.suffix in SOURCE_SUFFIXES and path.is_file():
+                count = len(path.read_text(encoding="utf-8").splitlines())
+                if count > MAX_LINES:
+                    long[str(path.relative_to(folder.parent))] = count
+    assert not long, f"files over {MAX_LINES} lines: {long}"
