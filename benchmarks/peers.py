@@ -51,7 +51,11 @@ PEERS = {
 VARIANTS = ("russian", "giveaway", "brazilian", "italian", "english",
             # 10x10, squares 1-50 (RULES.md "More games"); shashki does not play frisian and
             # frysk, whose peers' counts are compared with the published table alone
-            "international", "antidraughts", "breakthrough", "frisian", "frysk")
+            "international", "antidraughts", "breakthrough", "frisian", "frysk",
+            # every square of the 8x8 board, algebraic names (a1 = White's left corner)
+            "turkish")
+#: the games on all 64 squares of the board
+EVERY_SQUARE = ("turkish",)
 #: the 10x10 games
 TEN = ("international", "antidraughts", "breakthrough", "frisian", "frysk")
 
@@ -66,6 +70,8 @@ START_FENS = {
     "breakthrough": "W:W31-50:B1-20",
     "frisian": "W:W31-50:B1-20",
     "frysk": "W:W46-50:B1-5",
+    "turkish": "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3:"
+               "Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7",
 }
 
 # Start-position perft, depths 1..8, from shared/perft/start.perft (published
@@ -92,6 +98,9 @@ REFERENCE = {
     "breakthrough": _INTL,
     "frisian": {"unique": [], "paths": []},
     "frysk": {"unique": [], "paths": []},
+    # pydraughts' own figures (issue 19): shashki agrees to depth 4 and counts 85090 at 5,
+    # the difference being pydraughts' king that passes its own man (tests/perftfile.py)
+    "turkish": {"unique": [], "paths": []},
 }
 
 
@@ -241,7 +250,7 @@ def parse_fen(variant: str, fen: str) -> dict:
     if turn not in ("W", "B"):
         raise ValueError(f"FEN {fen!r}: side to move must be W or B")
 
-    algebraic_ok = variant in ("russian", "giveaway", "brazilian")
+    algebraic_ok = variant in ("russian", "giveaway", "brazilian") + EVERY_SQUARE
     sides: dict[str, list] = {"white": [], "black": []}
     seen_sides: set[str] = set()
     occupied: set[tuple[int, int]] = set()
@@ -264,7 +273,7 @@ def parse_fen(variant: str, fen: str) -> dict:
                 if not algebraic_ok:
                     raise ValueError(f"FEN {fen!r}: {variant} uses numeric squares, got {body!r}")
                 file, rank = ord(m.group(1)) - ord("a"), int(m.group(2)) - 1
-                if (file + rank) % 2:
+                if (file + rank) % 2 and variant not in EVERY_SQUARE:
                     raise ValueError(f"FEN {fen!r}: {body} is a light square")
                 squares.append((file, rank))
             elif m := _NUM.match(body):

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 #: the 10x10 games (squares 1-50, 1 = b10 seen from White, 46 = a1); every other one is 8x8
 TEN = frozenset({"international", "antidraughts", "breakthrough", "frisian", "frysk"})
+#: the games played on every square of the 8x8 board (a1 = 0, row by row: shashki's squares)
+EVERY_SQUARE = frozenset({"turkish"})
 
 
 def size(variant: str) -> int:
@@ -31,6 +33,8 @@ def shashki_square(variant: str, file: int, rank: int) -> int:
     a1 = 0).  The italian board is the mirror image of the others (h1 dark); shashki stores
     it mirrored back onto the standard board, as shashki's italian numbering does (Variant.square_from_number)."""
     n = size(variant)
+    if variant in EVERY_SQUARE:
+        return n * rank + file
     if variant == "italian":
         file = n - 1 - file
     return n // 2 * rank + file // 2
@@ -38,8 +42,10 @@ def shashki_square(variant: str, file: int, rank: int) -> int:
 
 def game_squares(variant: str) -> list:
     """The playable (file, rank) pairs of the game's board: a1 dark, except on the mirrored
-    italian board."""
+    italian board; every square in turkish."""
     n = size(variant)
+    if variant in EVERY_SQUARE:
+        return [(f, r) for r in range(n) for f in range(n)]
     light_corner = variant == "italian"
     return [(f, r) for r in range(n) for f in range(n) if (f + r) % 2 == light_corner]
 

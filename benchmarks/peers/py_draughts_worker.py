@@ -69,6 +69,7 @@ BOARDS = {
     "breakthrough": "BreakthroughBoard",
     "frisian": "FrisianBoard",
     "frysk": "FryskBoard",
+    "turkish": None,
 }
 
 

@@ -77,12 +77,13 @@ VARIANTS = {
     "breakthrough": "breakthrough",
     "frisian": "frisian",
     "frysk": "frysk",
+    "turkish": "turkish",
 }
 
 
 def square_text(variant: str, file: int, rank: int) -> str:
     """The square as pydraughts' FEN of `variant` (a RULES.md name) wants it."""
-    if VARIANTS[variant] in ("russian", "brazilian"):
+    if VARIANTS[variant] in ("russian", "brazilian", "turkish"):
         return "abcdefgh"[file] + str(rank + 1)
     return str(number(variant, file, rank))
 
