@@ -18,6 +18,7 @@ read it before the kernels exist.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Dict, Iterable, List, Optional, Tuple, Union
 
 #: the kernels' directions that pieces move in (0-3: d and 3 - d opposite), then the four
@@ -88,7 +89,7 @@ class Geometry:
             return self.width * (self.rows // 2 - 1)
         return self.files * (self.rows // 2 - 2)
 
-    @property
+    @cached_property   # read by every new Board
     def main_road_mask(self) -> int:
         """The squares of the long diagonal from White's left corner (a1-h8 on 8x8: the main
         road of the russian rules), as a square mask."""

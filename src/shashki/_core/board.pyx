@@ -16,7 +16,7 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
 from libc.stdint cimport uint8_t, int64_t
 from libc.string cimport memcpy, memset
 from .kernel cimport u64, WHITE, BLACK, Pos, Move as KMove, KernelOps, make_move
-from .move cimport Move, Notation, MoveTable
+from .move cimport Move, Notation, MoveTable, table_move
 from .position cimport Kernel, Placement, Position, new_position, same_pos
 from .draws cimport DrawRules, DrawState, draws_start, draws_after, draw_rule
 from .enums cimport (T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KINGS_VS_LONE_KING,
@@ -121,7 +121,8 @@ cdef class MoveIterator:
         if self.i >= b.table.n:
             raise StopIteration
         self.i += 1
-        return b.make(self.i - 1)
+        # table_move, not b.make: the hot line of every Python loop over the moves
+        return table_move(&b.table, self.i - 1, b.kernel.square, b.notation)
 
 
 # --- the board ---------------------------------------------------------------------------------

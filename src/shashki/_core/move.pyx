@@ -58,6 +58,7 @@ cdef inline int int_square(object value, str what) except -2:
 
 @cython.freelist(256)
 @cython.total_ordering
+@cython.no_gc     # it holds a Notation and a str, neither of which can lead back to a Move
 cdef class Move:
     """A legal move, as `Board.legal_moves` lists it.
 
