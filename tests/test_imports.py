@@ -4,7 +4,11 @@ those it imports; the front ends and the engine import at module top and read no
 object's underscore names."""
 
 import ast
+import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import shashki
@@ -206,3 +210,42 @@ def test_no_source_file_over_900_lines():
                 if count > MAX_LINES:
                     long[str(path.relative_to(folder.parent))] = count
     assert not long, f"files over {MAX_LINES} lines: {long}"
+
+
+# `import shashki` is paid by every script and every worker process, so it is kept cheap:
+# no numpy, no compiled tables built at import.  The budget is a ratio to `import json` (which
+# brings in re) measured in the same run: on an idle machine shashki costs about 3.5 of them,
+# most of it the records of the fifteen games and the modules that dataclasses and typing pull in
+IMPORT_BUDGET = 6.0
+
+
+def _import_seconds(module, env):
+    code = (f"import time; s = time.perf_counter(); import {module}; "
+            f"print(time.perf_counter() - s)")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True)
+    return float(out.stdout)
+
+
+def test_import_stays_within_its_budget_beside_json(tmp_path):
+    # compiled once into a cache of the test's own (the installed folder may be read-only,
+    # and PYTHONDONTWRITEBYTECODE would otherwise make every run parse the sources)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(tmp_path)
+    for module in ("shashki", "json"):
+        _import_seconds(module, env)
+    best = {"shashki": float("inf"), "json": float("inf")}
+    for _ in range(5):           # interleaved, best of five: the machine may be busy
+        for module in best:
+            best[module] = min(best[module], _import_seconds(module, env))
+    ratio = best["shashki"] / best["json"]
+    assert ratio < IMPORT_BUDGET, (
+        f"import shashki took {best['shashki'] * 1e3:.1f} ms, {ratio:.1f} times import json "
+        f"({best['json'] * 1e3:.1f} ms); the budget is {IMPORT_BUDGET} times")
+
+
+def test_import_loads_no_optional_library():
+    code = "import json, sys, shashki; print(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(json.loads(out.stdout))
+    assert not loaded & {"numpy", "pettingzoo", "gymnasium", "pyspiel", "torch", "dask"}
