@@ -229,7 +229,7 @@ def _root_ply(position: Position, fen: Optional[str]) -> int:
     when the FEN gives none."""
     if fen is None:
         return -1
-    number = parse_fen(fen, position.variant)[4].get("F")
+    number: int = parse_fen(fen, position.variant)[4].get("F") or 0
     if not number:
         return -1
     return 2 * (number - 1) + int(position.turn != position.variant.first_to_move)
