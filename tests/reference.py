@@ -157,7 +157,38 @@ def square_name(square, notation, size=8):
 
 # --- positions -----------------------------------------------------------------------------
 
-class Position:
+class Listing:
+    """What a reference derives from its rules (legal_routes, simple_moves, play): the legal
+    moves with their routes, and perft.  Shared with tests/reference_turkish.py."""
+
+    def moves(self):
+        """The legal moves: {(origin, destination, frozenset captured): (routes, promoted)}.
+        A capture, when there is one, is compulsory."""
+        out = {}
+        routes = self.legal_routes()
+        if routes:
+            for (origin, taken, dest), promoted in routes.items():
+                key = (origin, dest, frozenset(taken))
+                count, was = out.get(key, (0, promoted))
+                assert was == promoted, ("promotion differs by route", key)
+                out[key] = (count + 1, promoted)
+            return out
+        for (origin, dest), promoted in self.simple_moves().items():
+            out[(origin, dest, frozenset())] = (1, promoted)
+        return out
+
+    def perft(self, depth, paths=False):
+        """Leaves `depth` plies down: unique moves, or every route with paths=True."""
+        if depth == 0:
+            return 1
+        total = 0
+        for move, (routes, promoted) in self.moves().items():
+            below = 1 if depth == 1 else self.play(move, promoted).perft(depth - 1, paths)
+            total += below * (routes if paths else 1)
+        return total
+
+
+class Position(Listing):
     """A board {(file, rank): Piece} and the side to move, in one game.  In frisian also
     `runs`: {color: (coord, count)}, the king of that side that made the last `count` of its
     moves, all of them quiet (no capture), while its side had men."""
@@ -422,22 +453,6 @@ class Position:
                     f, r = f + df, r + dr
         return moves
 
-    def moves(self):
-        """The legal moves: {(origin, destination, frozenset captured): (routes, promoted)}.
-        A capture, when there is one, is compulsory."""
-        out = {}
-        routes = self.legal_routes()
-        if routes:
-            for (origin, taken, dest), promoted in routes.items():
-                key = (origin, dest, frozenset(taken))
-                count, was = out.get(key, (0, promoted))
-                assert was == promoted, ("promotion differs by route", key)
-                out[key] = (count + 1, promoted)
-            return out
-        for (origin, dest), promoted in self.simple_moves().items():
-            out[(origin, dest, frozenset())] = (1, promoted)
-        return out
-
     def play(self, move, promoted):
         """The position after move (origin, destination, captured set)."""
         origin, dest, taken = move
@@ -462,16 +477,6 @@ class Position:
                                        self.square(child.runs[them][0]) in taken):
                 del child.runs[them]
         return child
-
-    def perft(self, depth, paths=False):
-        """Leaves `depth` plies down: unique moves, or every route with paths=True."""
-        if depth == 0:
-            return 1
-        total = 0
-        for move, (routes, promoted) in self.moves().items():
-            below = 1 if depth == 1 else self.play(move, promoted).perft(depth - 1, paths)
-            total += below * (routes if paths else 1)
-        return total
 
     # --- move text -------------------------------------------------------------------------
 

@@ -27,6 +27,8 @@ in capture order, destination), landing squares between captures aside.
 
 from collections import namedtuple
 
+from reference import Listing
+
 WHITE, BLACK = 0, 1
 SIZE = 8
 ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -53,7 +55,7 @@ def on_board(file, rank):
     return 0 <= file < SIZE and 0 <= rank < SIZE
 
 
-class Position:
+class Position(Listing):
     """A board {(file, rank): Piece} and the side to move."""
 
     def __init__(self, board, turn):
@@ -181,21 +183,6 @@ class Position:
                     f, r = f + df, r + dr
         return moves
 
-    def moves(self):
-        """The legal moves: {(origin, destination, frozenset captured): (routes, promoted)}."""
-        out = {}
-        routes = self.legal_routes()
-        if routes:
-            for (origin, taken, dest), promoted in routes.items():
-                key = (origin, dest, frozenset(taken))
-                count, was = out.get(key, (0, promoted))
-                assert was == promoted, ("promotion differs by route", key)
-                out[key] = (count + 1, promoted)
-            return out
-        for (origin, dest), promoted in self.simple_moves().items():
-            out[(origin, dest, frozenset())] = (1, promoted)
-        return out
-
     def play(self, move, promoted):
         origin, dest, taken = move
         child = Position(self.board, 1 - self.turn)
@@ -205,12 +192,3 @@ class Position:
         assert coord_of(dest) not in child.board
         child.board[coord_of(dest)] = Piece(piece.color, piece.king or promoted)
         return child
-
-    def perft(self, depth, paths=False):
-        if depth == 0:
-            return 1
-        total = 0
-        for move, (routes, promoted) in self.moves().items():
-            below = 1 if depth == 1 else self.play(move, promoted).perft(depth - 1, paths)
-            total += below * (routes if paths else 1)
-        return total

@@ -16,21 +16,8 @@ from .position import Position
 __all__ = ["Playouts", "playouts"]
 
 class Playouts:
-    """The games of one `playouts` call.  Every array is a shashki Buffer (numpy.asarray takes
-    it without a copy; `.tolist()` needs no numpy), game i at index i.
-
-    - `results` (int8): 1 White won, -1 Black won, 0 drawn (or cut at max_plies); the winner
-      as Board.outcome names it (in giveaway the side left without a move, in breakthrough
-      the first to crown);
-    - `lengths` (int32): plies played;
-    - `terminations` (uint8): why the game ended, a code of `termination(i)` (0: cut short);
-    - with ``positions=True``, `positions` (uint64, shape (plies, 4)): the position before each
-      ply of every game, in game order, as the square masks of White's pieces, Black's pieces
-      and the kings, and the side to move (0 White, 1 Black); game i's plies are rows
-      ``offsets[i]`` to ``offsets[i + 1] - 1``;
-    - with ``actions=True``, `actions` (int32, one per ply): the action number
-      (Board.move_to_action) of the move played at each of those plies.
-    """
+    """The games of one `playouts` call: results, lengths, terminations and, on request,
+    positions and actions, as Buffers, game i at index i."""
 
     @property
     def variant(self) -> Variant: ...
