@@ -234,7 +234,10 @@ def test_cli_interrupted_by_a_signal_resumes(tmp_path):
     path = tmp_path / "cli.ckpt"
     cmd = [sys.executable, "-m", "shashki", "perft", "english", "12", "--paths", "--jobs", "1",
            "--checkpoint", str(path), "--json", "--progress", "off"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # (SIGINT as a terminal sends it, even when the tests run as a background job, which
+    # inherits it ignored)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.time() + 60
     while time.time() < deadline:           # wait for a few finished tasks, then interrupt
         if path.exists() and path.read_text().count("\n") >= 4:

@@ -17,6 +17,13 @@ from shashki.apps.serve import host
 ENV = dict(os.environ, PYTHONUNBUFFERED="1")
 
 
+def interruptible():
+    # a job started in the background by a shell without job control (a CI script run with
+    # `&`) inherits SIGINT ignored, and Python then leaves it so: the command under test must
+    # get Ctrl-C as a terminal sends it
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("args, words", [
     (["--port", "70000"], "--port must be a whole number from 0 to 65535, not '70000'"),
     (["--port", "-1"], "--port must be a whole number from 0 to 65535"),
@@ -61,7 +68,8 @@ def test_serve_starts_serves_and_stops(address):
     start = time.monotonic()
     proc = subprocess.Popen([sys.executable, "-m", "shashki", "serve", "--port", "0",
                              "--host", address], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=ENV)
+                            stderr=subprocess.PIPE, text=True, env=ENV,
+                            preexec_fn=interruptible)
     try:
         line = proc.stdout.readline()
         assert line.startswith("shashki serve: http://") and "(Ctrl-C to stop)" in line
@@ -80,7 +88,8 @@ def test_serve_starts_serves_and_stops(address):
 def test_serve_warns_when_open_to_the_network():
     proc = subprocess.Popen([sys.executable, "-m", "shashki", "serve", "--port", "0",
                              "--host", "0.0.0.0"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=ENV)
+                            stderr=subprocess.PIPE, text=True, env=ENV,
+                            preexec_fn=interruptible)
     try:
         assert proc.stdout.readline().startswith("shashki serve: http://0.0.0.0:")
     finally:
