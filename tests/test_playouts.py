@@ -53,13 +53,20 @@ def test_playouts_from_a_board_continue_its_game(board, seed):
     replay(games, board, True)
 
 
-def test_a_repetition_across_the_start_counts():
-    board = shashki.Board("russian", "W:WKa1,Kc1:BKb8,Kd8")
-    for move in ["a1-b2", "b8-a7", "b2-a1", "a7-b8", "a1-b2", "b8-a7", "b2-a1"]:
+@pytest.mark.parametrize("variant, fen, moves", [
+    ("russian", "W:WKa1,Kc1:BKb8,Kd8",
+     ["a1-b2", "b8-a7", "b2-a1", "a7-b8", "a1-b2", "b8-a7", "b2-a1"]),
+    # turkish men step sideways, and step back: reversible moves too
+    ("turkish", "W:Wa3,h3:Ba6,h6", ["a3-b3", "a6-b6", "b3-a3", "b6-a6", "a3-b3", "a6-b6",
+                                    "b3-a3"]),
+])
+def test_a_repetition_across_the_start_counts(variant, fen, moves):
+    board = shashki.Board(variant, fen)
+    for move in moves:
         board.push(move)
     games = shashki.playouts(board, 200, seed=1, positions=True, actions=True)
     replay(games, board, True)
-    # black's a7-b8 makes the start position a third time: some games end there at once
+    # black's last step back makes the start position a third time: some games end there
     assert 1 in games.lengths.tolist()
     assert games.termination(games.lengths.tolist().index(1)) == \
         shashki.Termination.THREEFOLD_REPETITION

@@ -30,13 +30,18 @@ def test_pettingzoo_parallel_api(variant):
     parallel_api_test(rl.parallel_env(variant=variant), num_cycles=1000)
 
 
+PLY_CAP = 20_000
+
+
 def play_out(env, choose):
     """Play a game with `choose(observation, board)`; the rewards summed by agent, and the
     last termination and truncation flags."""
     env.reset(seed=1)
     totals = dict.fromkeys(env.possible_agents, 0.0)
     ended = (False, False)
-    for agent in env.agent_iter():
+    # every game's draw rules end a game; a cap turns a rule that fails to into a failure
+    # rather than a test that never ends
+    for agent in env.agent_iter(max_iter=PLY_CAP):
         observation, reward, termination, truncation, info = env.last()
         totals[agent] += reward
         ended = (termination, truncation)

@@ -122,6 +122,27 @@ def test_two_pieces_against_one_play_on():
     assert Board("turkish", "W:Wd4,e4:Bd6").outcome() is None
 
 
+def test_men_stepping_sideways_repeat_a_position():
+    # a man's sideways step can be undone, so it does not open a new stretch of positions: the
+    # third time the same position comes back the game is drawn (the first-legal-move
+    # self-play of shashki.rl's tests ran forever on this)
+    board = Board("turkish", "W:Wa3,h3:Ba6,h6")
+    for _ in range(2):
+        for text in ["a3-b3", "a6-b6", "b3-a3", "b6-a6"]:
+            assert board.outcome() is None
+            board.push(text)
+    assert board.is_repetition(3)
+    assert board.outcome().termination == Termination.THREEFOLD_REPETITION
+    # a step forward can never be undone: the positions before it do not count again
+    board = Board("turkish", "W:Wa3,h3:Ba6,h6")
+    assert not board.is_irreversible(board.parse_move("a3-b3"))
+    assert board.is_irreversible(board.parse_move("a3-a4"))
+    board.push("a3-a4")
+    assert board.halfmove_clock == 0
+    board.push("a6-b6")
+    assert board.halfmove_clock == 1
+
+
 def test_fen_pdn_and_notation():
     board = Board("turkish")
     board.push("d3-d4")

@@ -261,16 +261,16 @@ def parse_position(text: str, variant: Union[str, Variant]) -> Board:
 
 
 def game_text(board: Board) -> Tuple[str, Tuple[str, ...]]:
-    """The position after the last capture or man move of `board`'s game (a Hub position
-    string), and the king moves since, in Hub text: what an engine needs of the history
-    (repetitions, and the draw rules, whose counts start at a capture or a man move), as the
+    """The position after the last irreversible move of `board`'s game (a Hub position
+    string), and the moves since, in Hub text: what an engine needs of the history
+    (repetitions, and the draw rules, whose counts start at an irreversible move), as the
     Hub GUI sends it; the whole game would make every `pos` longer."""
     start = board.copy()
     moves: List[Move] = []
     while start.move_stack:
         move = start.pop()
-        if move.is_capture or not start.kings >> move.origin & 1:
-            start.push(move)            # not reversible: the position after it is the start
+        if start.is_irreversible(move):
+            start.push(move)            # the position after it is the start
             break
         moves.append(move)
     return position_text(start), tuple(move_text(m, board.variant) for m in reversed(moves))

@@ -18,7 +18,7 @@ from libc.string cimport memcpy, memset
 from .kernel cimport u64, WHITE, BLACK, Pos, Move as KMove, KernelOps, make_move
 from .move cimport Move, Notation, MoveTable, table_move
 from .position cimport Kernel, Placement, Position, new_position, same_pos
-from .draws cimport DrawRules, DrawState, draws_start, draws_after, draw_rule
+from .draws cimport DrawRules, DrawState, draws_start, draws_after, draw_rule, reversible
 from .enums cimport (T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KINGS_VS_LONE_KING,
                      T_KINGS_ONLY_MOVES, T_BALANCE_UNCHANGED, T_LONE_KING_ON_MAIN_ROAD,
                      T_FEW_PIECES_VS_LONE_KING, T_NO_PROGRESS, T_KING_CROWNED)
@@ -301,8 +301,8 @@ cdef class BoardCore(Placement):
     cdef int repetitions(self, const Pos *p, int window, int limit) noexcept:
         """How many times `p` occurs in the last `window` plies of the history and now,
         stopping at `limit`: positions an even number of plies back have the same side to
-        move, and a man move or capture can never be undone, so only the last halfmove-clock
-        plies can hold it again."""
+        move, and an irreversible move (a capture, a man's step forward) can never be undone,
+        so only the last halfmove-clock plies can hold it again."""
         cdef int count = 1
         cdef int back
         cdef Pos *q
@@ -327,7 +327,7 @@ cdef class BoardCore(Placement):
         cdef Pos *q
         self.generate()
         for i in range(self.table.n):
-            if self.table.moves[i].captured or not (self.pos.kings >> self.table.moves[i].frm) & 1:
+            if not reversible(&self.pos, &self.table.moves[i], &self.draw_rules):
                 continue    # irreversible: the position after it is new
             make_move(&child, &self.pos, &self.table.moves[i])
             count = 1
@@ -416,9 +416,23 @@ cdef class BoardCore(Placement):
         """Whether this position, with this side to move, has occurred `count` times or more."""
         return self.repetitions(&self.pos, self.draws.halfmove, count) >= count
 
+    def is_irreversible(self, move):
+        """Whether a legal `move` can never be undone: a capture, or a man's step forward (a
+        king's quiet move, or a turkish man's sideways step, can be).  No position before it
+        can occur again, and the halfmove clock starts afresh (python-chess's
+        Board.is_irreversible)."""
+        cdef int i
+        if not isinstance(move, Move):
+            raise InvalidMoveError(f"is_irreversible takes a Move, not {type(move).__name__}")
+        i = self.find(move)
+        if i < 0:
+            raise illegal_move_error(self, move)
+        return not reversible(&self.pos, &self.table.moves[i], &self.draw_rules)
+
     @property
     def halfmove_clock(self):
-        """Plies since the last man move or capture (kings-only and 40-move rules)."""
+        """Plies since the last irreversible move (is_irreversible): the count the kings-only
+        and 40-move rules keep, and the stretch in which a position can repeat."""
         return self.draws.halfmove
 
     @property
@@ -453,3 +467,5 @@ cdef void set_draw_rules(DrawRules *r, object variant, bint endgame, u64 main_ro
         r.two_kings_plies = 2 * e.two_kings_vs_king
         r.king_pair_plies = 2 * e.king_vs_king
         r.one_piece_each = e.one_piece_each
+    # on a full board (turkish) men step sideways: the rows are `files` bits, bit = square
+    r.sideways_row = 0 if variant.geometry.dark_squares else variant.geometry.files

@@ -31,9 +31,14 @@ ctypedef struct DrawRules:
     int king_pair_plies
     # turkish: one piece against one piece, kings or men, is drawn at once
     bint one_piece_each
+    # turkish: men also step sideways, and a sideways step can be undone; the kernel's bits per
+    # row of its full board (bit = square), so a step within a row is told from one forward.
+    # 0: men only step forward, and every man move is irreversible
+    int sideways_row
 
 ctypedef struct DrawState:
-    int halfmove        # plies since the last man move or capture
+    int halfmove        # plies since the last irreversible move: a capture or a man's step
+                        # forward (turkish men step sideways too, and that can be undone)
     int balance         # plies since the balance of forces changed: the last capture or promotion
     int road            # plies the 7.2.7 configuration has held without a break, -1: it does not
     int few             # the same for 7.2.8
@@ -83,16 +88,26 @@ cdef inline void draws_start(DrawState *d, const Pos *p, const DrawRules *r) noe
     d.few = 0 if few else -1
 
 
+cdef inline bint reversible(const Pos *before, const Move *m, const DrawRules *r) noexcept nogil:
+    """Whether a later move could undo `m`, played from `before`: a king's quiet move, or
+    (turkish) a man's sideways step.  A capture, and a man's step forward, never come back, so
+    no position before them can occur again."""
+    if m.captured:
+        return False
+    if (before.kings >> m.frm) & 1:
+        return True
+    return r.sideways_row != 0 and m.frm // r.sideways_row == m.to // r.sideways_row
+
+
 cdef inline void draws_after(DrawState *d, const Pos *before, const Move *m,
                              const Pos *after, const DrawRules *r) noexcept nogil:
     """Update `d` (the counters of `before`) for `m`, which led to `after`."""
     cdef bint road, few
-    cdef bint man_moved = (before.kings & ((<u64>1) << m.frm)) == 0
     if m.captured:
         d.halfmove = 0
         d.balance = 0
     else:
-        d.halfmove = 0 if man_moved else d.halfmove + 1
+        d.halfmove = d.halfmove + 1 if reversible(before, m, r) else 0
         d.balance = 0 if m.promote else d.balance + 1
     if (r.three_moves or r.few_moves or r.two_kings_plies or r.king_pair_plies) and \
             popcount(after.pieces[0] | after.pieces[1]) <= 4:

@@ -315,7 +315,7 @@ from libc.stdint cimport int64_t, int32_t
 from libc.string cimport memcpy
 from ..playouts cimport (Config, Chunk, OUT_OF_MEMORY, OVERFLOW, mix, next_random,
                          grow_history)
-from ..draws cimport DrawState, draws_after, draw_rule
+from ..draws cimport DrawRules, DrawState, draws_after, draw_rule, reversible
 from ..enums cimport T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KING_CROWNED
 
 
@@ -342,12 +342,12 @@ cdef bint third_time(const Pos *p, const Pos *hist, int nh, int halfmove) noexce
 
 
 cdef bint repetition_ahead(const Pos *p, int halfmove, const MoveList *ml,
-                           const Pos *hist, int nh) noexcept nogil:
-    # a king's quiet move would make a position occur for the third time (WCDF's claim)
+                           const Pos *hist, int nh, const DrawRules *r) noexcept nogil:
+    # a reversible move would make a position occur for the third time (WCDF's claim)
     cdef Pos child
     cdef int i, count, back
     for i in range(ml.n):
-        if ml.moves[i].captured or not (p.kings >> ml.moves[i].frm) & 1:
+        if not reversible(p, &ml.moves[i], r):
             continue
         make_move(&child, p, &ml.moves[i])
         count = 1
@@ -364,7 +364,7 @@ cdef bint repetition_ahead(const Pos *p, int halfmove, const MoveList *ml,
 cdef int draw_termination(const Config *cf, const Pos *p, const DrawState *d,
                           bint capture, MoveList *ml, const Pos *hist, int nh) noexcept nogil:
     """The draw that ends the game at `p` (which has a legal move), or T_NONE.  A position
-    repeats only after 4 reversible plies, and a repetition ahead needs 2 and a quiet king move
+    repeats only after 4 reversible plies, and a repetition ahead needs 2 and a reversible move
     (the loops would find nothing sooner)."""
     cdef int code
     if not (cf.skip >> T_THREEFOLD_REPETITION) & 1 and d.halfmove >= 4 and \
@@ -373,7 +373,7 @@ cdef int draw_termination(const Config *cf, const Pos *p, const DrawState *d,
     code = draw_rule(d, p, &cf.rules, cf.skip)
     if code == T_NONE and cf.ahead and not capture and d.halfmove >= 2:
         ops_moves(p, ml)
-        if repetition_ahead(p, d.halfmove, ml, hist, nh):
+        if repetition_ahead(p, d.halfmove, ml, hist, nh, &cf.rules):
             return T_THREEFOLD_REPETITION
     return code
 
