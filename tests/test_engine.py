@@ -241,7 +241,7 @@ def test_module_search_does_not_depend_on_earlier_calls():
 
 
 @pytest.mark.parametrize("options", [{"aspiration": 25}, {"threats": 1}, {"extend": 1},
-                                     {"threats": 1, "extend": 1}])
+                                     {"threats": 1, "extend": 1}, {"lmr": 0}])
 def test_search_options_change_the_search_not_its_legality(options):
     board = shashki.Board("russian")
     plain = Engine("russian", 4, options={}).search(board, depth=9)
@@ -253,7 +253,7 @@ def test_search_options_change_the_search_not_its_legality(options):
 
 
 @pytest.mark.parametrize("options, message", [({"lmrr": 1}, "unknown search option"),
-                                              ({"lmr": 1}, "unknown search option"),
+                                              ({"nullmove": 1}, "unknown search option"),
                                               ({"threats": -1}, "whole number from 0"),
                                               ({"aspiration": 2.5}, "whole number")])
 def test_bad_search_options(options, message):

@@ -43,8 +43,11 @@ MAX_PLY = 100
 #: - extend: an exchange (a capture answered by a capture) costs no depth
 #: - fade: plies without progress after which the evaluation is halved, in the games without
 #:   a kings-only or no-progress rule (0: never)
+#: - lmr: late quiet moves are searched a ply (two, late in a non-PV node) less deep first,
+#:   and again in full when they beat alpha (0: off; on by default since its SPRT, +50.6 Elo
+#:   at 20,000 nodes in russian: benchmarks/sprt/README.md)
 SEARCH_OPTIONS: Dict[str, int] = {"aspiration": 0, "egdb": 1, "threats": 0, "time_use": 100,
-                                  "extend": 0, "fade": 60}
+                                  "extend": 0, "fade": 60, "lmr": 1}
 
 #: the deepest search, in plies (the C search keeps room for quiescence beyond it)
 MAX_DEPTH = MAX_PLY - 11

@@ -26,7 +26,7 @@ from .position cimport Kernel, Placement, Position, new_position
 from .board cimport BoardCore
 from .draws cimport DrawRules, DrawState, draws_after, draw_rule
 from .enums cimport (T_NONE, MAXPLY, O_ASPIRATION, O_EGDB, O_THREATS, O_TIME_USE, O_EXTEND,
-                     O_FADE, NOPTIONS)
+                     O_FADE, O_LMR, NOPTIONS)
 from .egdb cimport Egdb, egdb_probe, EG_MAXD
 
 from ..limits import SEARCH_OPTIONS
@@ -254,7 +254,8 @@ cdef int search(Engine *e, const Pos *p, u64 key, int depth, int alpha, int beta
     cdef Pos child
     cdef TTEntry *te
     cdef MoveId hash_move
-    cdef int i, j, k, score, best, new_depth, tt_score, old_alpha
+    cdef int i, j, k, score, best, new_depth, tt_score, old_alpha, reduction
+    cdef bint pv_node = beta - alpha > 1
     cdef DrawState cd
     cdef bint captures, replace, have_hash = False
     cdef Move *m
@@ -366,10 +367,21 @@ cdef int search(Engine *e, const Pos *p, u64 key, int depth, int alpha, int beta
         if e.opt[O_EXTEND] and m.ncapt and depth > 0 and new_depth < depth and \
                 e.ops.must_capture(&child):
             new_depth = depth
+        # Late move reductions: a quiet move late in the ordering (not the hash move, a
+        # capture, a promotion or a killer) is unlikely to be best, so it is searched first a
+        # ply less deep (two, from the fifth move of a non-PV node) with a null window, and
+        # again at full depth only if it beats alpha.
+        reduction = 0
+        if e.opt[O_LMR] and depth >= 2 and i >= (3 if pv_node else 1) and not m.ncapt and \
+                not m.promote and order[i] < (1 << 28):
+            reduction = 2 if not pv_node and i >= 4 else 1
         if i == 0:
             score = -search(e, &child, ckey, new_depth, -beta, -alpha, ply + 1, &cd)
         else:
-            score = -search(e, &child, ckey, new_depth, -alpha - 1, -alpha, ply + 1, &cd)
+            score = -search(e, &child, ckey, new_depth - reduction, -alpha - 1, -alpha, ply + 1,
+                            &cd)
+            if reduction and score > alpha and not e.stop:
+                score = -search(e, &child, ckey, new_depth, -alpha - 1, -alpha, ply + 1, &cd)
             if alpha < score < beta and not e.stop:
                 score = -search(e, &child, ckey, new_depth, -beta, -alpha, ply + 1, &cd)
         if e.stop:
