@@ -205,7 +205,7 @@ extensions = [
     Extension(f"shashki._core.{name}", [f"src/shashki/_core/{name}.pyx"],
               extra_compile_args=compile_args(), extra_link_args=link_args())
     for name in ("position", "move", "board", "perft", "egdb", "egdb_build", "search", "arrays",
-                 "actions", "playouts")
+                 "actions", "playouts", "vector_env")
 ] + [
     Extension(f"shashki._core.kernels.{name}", [f"{KERNELS_DIR}/{name}.pyx".replace(os.sep, "/")],
               extra_compile_args=compile_args(), extra_link_args=link_args())

@@ -156,9 +156,10 @@ def operations(quick):
     return table
 
 
-def arguments(doc, argv, games=(), records=False):
+def arguments(doc, argv, games=(), records=False, learning=False):
     """The options every playout benchmark takes (bench_api, bench_rl); with `games`, also
-    --games, a choice among them (all by default); with `records`, --records."""
+    --games, a choice among them (all by default); with `records`, --records; with
+    `learning`, --learning."""
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="shorter runs")
     parser.add_argument("--no-peers", action="store_true", help="shashki only")
@@ -169,6 +170,10 @@ def arguments(doc, argv, games=(), records=False):
     if records:
         parser.add_argument("--records", action="store_true",
                             help="also time the playouts keeping every ply's position and action")
+    if learning:
+        parser.add_argument("--learning", action="store_true",
+                            help="only the vector environment against the playouts, and the "
+                                 "OpenSpiel games against OpenSpiel's checkers (one process)")
     return parser.parse_args(argv)
 
 

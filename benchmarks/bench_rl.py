@@ -6,6 +6,7 @@ would write from Python.
     python benchmarks/bench_rl.py --no-peers   # shashki only
     python benchmarks/bench_rl.py --games russian english
     python benchmarks/bench_rl.py --records    # also with every ply's position and action kept
+    python benchmarks/bench_rl.py --learning   # VectorEnv and shashki.openspiel (one process)
 
 For each game, in one run and on one core (jobs=1, CPU time of the loop alone):
 
@@ -18,6 +19,17 @@ For each game, in one run and on one core (jobs=1, CPU time of the loop alone):
   its figure is if anything flattering.  The ratio is taken against shashki's english games.
 
 The playouts play by the same rules as the Board loop (claim_draw=False, as Board.outcome()).
+
+With --learning, in this one process instead (numpy, and open_spiel for the second part):
+
+- shashki.rl.VectorEnv(russian, 1024 envs, jobs=1) stepped with random legal actions drawn in
+  numpy, from its legal_actions and legal_counts (an index a env) and, second, from the mask
+  alone (one random number an action, argmax over the legal ones: the cost of a policy that
+  reads only the mask), against shashki.playouts(russian, jobs=1) with the same rules
+  (claim_draw=True, as the VectorEnv);
+- random simulation from Python through OpenSpiel's API (legal_actions(), random.choice,
+  apply_action(), is_terminal()) of pyspiel.load_game("shashki_russian") against OpenSpiel's
+  own C++ "checkers".
 Interleaved, best of 3, plies per CPU-second.  The machines are shared and noisy: read the
 ratios of one run, never a bare figure, and never assert a timing in a test.
 """
@@ -51,8 +63,98 @@ def c_playouts(variant, seconds, seed, records=False):
     return plies, games, time.process_time() - start
 
 
+NUM_ENVS = 1024
+
+
+def vector_env(game, seconds, seed, draw="legal"):
+    """(plies, games, CPU seconds) of a VectorEnv of NUM_ENVS envs stepped with random legal
+    actions drawn in numpy (`draw`: "legal" from legal_actions, "mask" from the mask)."""
+    import numpy as np
+    from shashki.rl import VectorEnv
+    env = VectorEnv(game, NUM_ENVS, seed=seed, jobs=1)
+    obs, mask = env.reset()
+    rng = np.random.default_rng(seed)
+    rows = np.arange(NUM_ENVS)
+    plies = games = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        if draw == "legal":
+            actions = env.legal_actions[rows, (rng.random(NUM_ENVS) *
+                                               env.legal_counts).astype(np.intp)]
+        else:
+            actions = np.argmax(rng.random(mask.shape, dtype=np.float32) * mask, axis=1)
+        obs, mask, rewards, terminated, truncated = env.step(actions)
+        plies += NUM_ENVS
+        games += int(np.count_nonzero(terminated | truncated))
+    return plies, games, time.process_time() - start
+
+
+def claimed_playouts(game, seconds, seed):
+    """c_playouts by the VectorEnv's rules: draws claimed at once."""
+    plies = games = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        played = shashki.playouts(game, 2000, seed=seed + games, jobs=1)
+        plies += played.plies
+        games += len(played)
+    return plies, games, time.process_time() - start
+
+
+def openspiel_random(name, seconds, seed):
+    """(plies, games, CPU seconds) of random games of the OpenSpiel game `name` driven from
+    Python through OpenSpiel's API."""
+    import random
+    import pyspiel
+    import shashki.openspiel  # noqa: F401  (registers the shashki_* games)
+    game = pyspiel.load_game(name)
+    rng = random.Random(seed)
+    plies = games = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            plies += 1
+        games += 1
+    return plies, games, time.process_time() - start
+
+
+def learning(args):
+    """The --learning comparisons: best of REPEATS, interleaved, in this process."""
+    seconds = 0.5 if args.quick else 2.0
+    programs = [("VectorEnv russian (legal_actions)", lambda: vector_env("russian", seconds, 1)),
+                ("VectorEnv russian (mask)", lambda: vector_env("russian", seconds, 1, "mask")),
+                ("playouts russian", lambda: claimed_playouts("russian", seconds, 1))]
+    if not args.no_peers:
+        programs += [("OpenSpiel shashki_russian", lambda: openspiel_random(
+                        "shashki_russian", seconds, 1)),
+                     ("OpenSpiel checkers", lambda: openspiel_random("checkers", seconds, 1))]
+    best = {}
+    for _ in range(REPEATS):
+        for name, run in programs:
+            plies, games, cpu = run()
+            best[name] = max(best.get(name, 0.0), plies / cpu)
+    print(f"one process, one thread: best of {REPEATS}, interleaved, plies per CPU-second")
+    for name, rate in best.items():
+        print(f"{name:<36} {rate:>13,.0f}")
+    ratios = {"vector/playouts": best["VectorEnv russian (legal_actions)"] /
+              best["playouts russian"],
+              "vector mask/playouts": best["VectorEnv russian (mask)"] / best["playouts russian"]}
+    if not args.no_peers:
+        ratios["shashki_russian/checkers"] = (best["OpenSpiel shashki_russian"] /
+                                              best["OpenSpiel checkers"])
+    print()
+    for name, ratio in ratios.items():
+        print(f"{name}: {ratio:.2f}")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"rates": best, "ratios": ratios}, indent=2))
+    return 0
+
+
 def main(argv=None):
-    args = arguments(__doc__, argv, GAMES, records=True)
+    args = arguments(__doc__, argv, GAMES, records=True, learning=True)
+    if args.learning:
+        return learning(args)
     seconds = 0.5 if args.quick else 2.0
     programs = []
     for game in args.games:

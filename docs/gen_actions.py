@@ -40,7 +40,9 @@ For learning systems (AlphaZero-style self-play, MCTS, reinforcement learning, d
 every legal move of every game is one integer of a fixed action space, and every position a
 fixed-shape array.  Both come from the compiled core, per position, with no numpy needed:
 they are exported through the buffer protocol, so `numpy.asarray` takes them without a copy.
-The PettingZoo environment `shashki.rl` and the batched playouts `shashki.playouts` use them.
+The PettingZoo environment `shashki.rl`, the batched playouts `shashki.playouts`, the vector
+environment, the batched inputs and the OpenSpiel games of [Learning at scale](learning.md)
+use them.
 This page is written by `docs/gen_actions.py` from shashki itself.
 
 ## The action encoding

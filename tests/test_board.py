@@ -1,5 +1,8 @@
 """The Board / Move contract of issue 2: construction, legal moves, push/pop, errors."""
 
+import copy
+import pickle
+
 import pytest
 
 import shashki
@@ -283,3 +286,22 @@ def test_reading_one_board_from_many_threads_is_safe():
     with ThreadPoolExecutor(max_workers=8) as pool:
         for results in pool.map(read, range(8)):
             assert all(r == expected for r in results)
+
+
+@pytest.mark.parametrize("variant", [v.name for v in shashki.VARIANTS])
+def test_every_games_board_pickles_and_deep_copies(variant):
+    # antidraughts, whose endgame rules are on by default, could not be unpickled (issue 22:
+    # OpenSpiel clones states by deepcopy); deepcopy is copy(), the history copied in C
+    board = shashki.Board(variant)
+    for _ in range(6):
+        moves = sorted(board.legal_moves)
+        if not moves:
+            break
+        board.push(moves[len(moves) // 2])
+    for again in (pickle.loads(pickle.dumps(board)), copy.deepcopy(board)):
+        assert again == board and again.move_stack == board.move_stack
+        assert again.fmjd_draw_rules == board.fmjd_draw_rules
+        assert again.draw_counters == board.draw_counters
+    deep = copy.deepcopy(board)
+    deep.pop()
+    assert len(board.move_stack) == len(deep.move_stack) + 1

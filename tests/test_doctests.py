@@ -22,7 +22,8 @@ PAGES = sorted((ROOT / "docs").rglob("*.md"))
 # this set).  `board.perft(6)` there follows c3-d4 and f6-e5 taken back, so it counts the tree
 # of the position after c3-d4 (22642 leaves), not the start position's 7482.
 # modules that need an optional dependency (an extra of pyproject.toml)
-OPTIONAL = {"shashki.tuner": ("numpy", "scipy")}
+OPTIONAL = {"shashki.tuner": ("numpy", "scipy"), "shashki.rl.vector": ("numpy",),
+            "shashki.rl.batch": ("numpy",), "shashki.openspiel": ("pyspiel", "numpy")}
 
 
 def _importable(name):

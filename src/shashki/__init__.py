@@ -14,10 +14,11 @@ import typing as _typing
 from ._core.position import Position
 from .board import Board, LegalMoves
 from .colors import BLACK, WHITE, Color
-from .errors import (AmbiguousMoveError, IllegalActionError, IllegalMoveError,
+from .errors import (AmbiguousMoveError, BatchError, IllegalActionError, IllegalMoveError,
                      InvalidActionError, InvalidFenError, InvalidLimitError, InvalidMoveError,
                      InvalidOpeningError, InvalidOptionError, InvalidPdnError,
-                     InvalidSquareError, InvalidVariantError, PlayoutsError, ShashkiError)
+                     InvalidSquareError, InvalidVariantError, PlayoutsError, ShashkiError,
+                     VectorEnvError)
 from .move import Move
 from .outcome import Outcome, Termination
 from .variants import VARIANTS, Variant, get_variant
@@ -66,6 +67,7 @@ __all__ = [
     "ShashkiError", "InvalidFenError", "InvalidMoveError", "IllegalMoveError",
     "AmbiguousMoveError", "InvalidVariantError", "InvalidPdnError", "InvalidOpeningError",
     "InvalidSquareError", "InvalidActionError", "IllegalActionError", "PlayoutsError",
+    "BatchError", "VectorEnvError",
     "InvalidLimitError", "InvalidOptionError",
     "playouts", "Playouts", "rl",
     "Opening", "openings", "opening_tables", "pdn", "Outcome", "Termination", "__version__",

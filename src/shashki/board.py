@@ -87,6 +87,11 @@ class Board(BoardCore):
         return (_unpickle, (type(self), self.root, self.fmjd_draw_rules, moves,
                             tuple(self.draw_counters), self.root_ply))
 
+    def __deepcopy__(self, memo: Dict[int, Any]) -> Board:
+        # copy() is already deep: the history is copied in C and the Moves are immutable
+        # values (deepcopy would otherwise pickle the board and replay its moves)
+        return self.copy()
+
     @classmethod
     def from_opening(cls, variant: Union[str, Variant], opening: Union[str, Opening],
                      table: Optional[str] = None) -> Board:
@@ -218,7 +223,8 @@ def _fmjd_setting(variant: Variant, value: Optional[bool]) -> bool:
     if not isinstance(value, bool):
         raise InvalidVariantError(
             f"fmjd_draw_rules must be True, False or None (the game's default), not {value!r}")
-    if value and not (variant.flying_kings and not variant.reversed_goal):
+    if value and value != variant.fmjd_endgame_rules and \
+            not (variant.flying_kings and not variant.reversed_goal):
         raise InvalidVariantError(
             f"the FMJD-64 draw rules are for russian and brazilian, not {variant.name}")
     return value

@@ -86,3 +86,15 @@ class InvalidLimitError(ShashkiError):
 class InvalidOptionError(ShashkiError):
     """An option of the engine (a search option) that it does not have, or a value out of
     its range."""
+
+
+class BatchError(ShashkiError):
+    """Positions for shashki.rl.planes_batch or masks_batch that are not Positions (or Boards)
+    of one game, or an output array of the wrong shape or dtype."""
+
+
+class VectorEnvError(ShashkiError):
+    """An argument of shashki.rl.VectorEnv out of range or of the wrong type (num_envs, seed,
+    jobs, max_plies, opening_plies), actions of the wrong shape or dtype, or a call out of
+    order (step before reset).  Actions out of range raise InvalidActionError, actions no
+    legal move has IllegalActionError."""

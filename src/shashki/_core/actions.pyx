@@ -24,15 +24,18 @@ The action of a move depends only on the position and the move, never on the ord
 moves are generated.
 """
 
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.stdint cimport int32_t, uint8_t
-from .kernel cimport u64, WHITE, BLACK, MAXMOVES, Move as KMove, KernelOps, ctz, popcount
+from libc.string cimport memset
+from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList, KernelOps, ctz,
+                      popcount)
 from .move cimport Move
 from .position cimport Kernel, Placement
 from .board cimport BoardCore
 from .arrays cimport Buffer, new_buffer
-from .draws cimport DrawRules
+from .draws cimport DrawRules, DrawState
 
-from ..errors import IllegalActionError, InvalidActionError
+from ..errors import BatchError, IllegalActionError, InvalidActionError
 from ..notation import illegal_move_error
 
 #: the moves beyond the first of each (origin, destination) in one position, at most
@@ -165,19 +168,18 @@ def legal_action_mask(Placement board, bint perspective=False):
     return mask
 
 
+cdef int position_actions(const KernelOps *ops, const Pos *p, bint flip, MoveList *ml,
+                          int32_t *acts) noexcept nogil:
+    """The legal moves of `p` into `ml` and their actions into `acts` (from the side to move's
+    side with `flip`): their number, or -1 when the move list overflowed."""
+    ops.moves(p, ml)
+    if ml.overflow:
+        return -1
+    move_actions(ml.moves, ml.n, ops.square, ops.squares, flip, acts)
+    return ml.n
+
+
 # --- observations ----------------------------------------------------------------------------
-
-cdef inline float fraction(int count, int limit) noexcept nogil:
-    if limit <= 0 or count <= 0:
-        return 0.0
-    return 1.0 if count >= limit else <float>count / limit
-
-
-cdef inline void fill(float *plane, int cells, float value) noexcept nogil:
-    cdef int i
-    for i in range(cells):
-        plane[i] = value
-
 
 cdef void put(float *plane, u64 ghost, const KernelOps *ops, bint flip,
               float value=1.0) noexcept nogil:
@@ -190,54 +192,180 @@ cdef void put(float *plane, u64 ghost, const KernelOps *ops, bint flip,
         plane[(s // ops.width) * ops.files + ops.file[s]] = value
 
 
-def planes(Placement position, bint perspective=False):
-    """The position as a float32 Buffer of shape (PLANES, rows, files): see Board.planes.  A
-    Position has no history: its planes of repetitions and draw counters are 0."""
-    cdef const KernelOps *ops = position.kernel.ops
+cdef void position_planes(const KernelOps *ops, const Pos *p, bint flip,
+                          float *out) noexcept nogil:
+    """What the pieces and the side to move of `p` put in the planes (0-4, and frisian's
+    kings' runs in 8) into `out`, PLANES x rows x files floats already zeroed, from the side
+    to move's side with `flip` (see Board.planes)."""
     cdef int cells = ops.rows * ops.files
-    cdef bint flip = flipped(position, perspective)
     cdef int me = BLACK if flip else WHITE
-    cdef Buffer out = new_buffer("f", 3, PLANES, ops.rows, ops.files)
-    cdef float *p = <float *>out.data
-    cdef u64 kings = position.pos.kings
+    cdef u64 kings = p.kings
     cdef int c
     cdef unsigned int run
     for c in range(2):
-        put(p + (2 * c) * cells, position.pos.pieces[me ^ c] & ~kings, ops, flip)
-        put(p + (2 * c + 1) * cells, position.pos.pieces[me ^ c] & kings, ops, flip)
-    fill(p + 4 * cells, cells, 1.0 if position.pos.turn == WHITE else 0.0)
+        put(out + (2 * c) * cells, p.pieces[me ^ c] & ~kings, ops, flip)
+        put(out + (2 * c + 1) * cells, p.pieces[me ^ c] & kings, ops, flip)
+    fill(out + 4 * cells, cells, 1.0 if p.turn == WHITE else 0.0)
     if ops.king_limit:
         # frisian: plane 8 the kings' runs, on the square of each side's running king its quiet
         # moves in a row over the limit (1: it may only capture now)
         for c in range(2):
-            run = (position.pos.run >> (8 * c)) & 0xFF
+            run = (p.run >> (8 * c)) & 0xFF
             if run:
-                put(p + 8 * cells, (<u64>1) << (run & 63), ops, flip,
+                put(out + 8 * cells, (<u64>1) << (run & 63), ops, flip,
                     fraction(run >> 6, ops.king_limit))
+
+
+def planes(Placement position, bint perspective=False):
+    """The position as a float32 Buffer of shape (PLANES, rows, files): see Board.planes.  A
+    Position has no history: its planes of repetitions and draw counters are 0."""
+    cdef const KernelOps *ops = position.kernel.ops
+    cdef Buffer out = new_buffer("f", 3, PLANES, ops.rows, ops.files)
+    position_planes(ops, &position.pos, flipped(position, perspective), <float *>out.data)
     if isinstance(position, BoardCore):
-        history_planes(<BoardCore>position, p, cells)
+        history_planes(<BoardCore>position, <float *>out.data, ops.rows * ops.files)
     return out
+
+
+cdef void history_values(const DrawRules *r, const DrawState *d, const Pos *p, int seen,
+                         bint king_limit, float *v) noexcept nogil:
+    """The values of the planes of a game's history (repetitions and draw counters), each one
+    value everywhere: plane k's in v[k] for k = 5..9 (frisian's plane 8 holds cells instead,
+    position_planes's: its v[8] is 0).  `seen`: how many times the position has occurred
+    (1-3)."""
+    cdef int limit
+    # the position's earlier occurrences: 0, 1/2 (seen once before), 1 (drawn by repetition)
+    v[5] = (seen - 1) / 2.0
+    limit = r.kings_only_plies if r.kings_only_plies else r.no_progress_plies
+    v[6] = fraction(d.halfmove, limit)
+    # the endgame rules the game has (russian FMJD-64 7.2.4-7.2.8, international 6.3-6.4, ...)
+    limit = r.balance_plies[1] if r.balance_plies[1] else 2 * r.lone_king_moves
+    v[7] = fraction(d.balance, limit)
+    v[8] = 0.0
+    v[9] = 0.0
+    if r.three_moves and d.road >= 0:
+        v[8] = fraction(d.road + 1, 2 * r.three_moves + 1)
+    if r.few_moves and d.few >= 0:
+        v[9] = fraction(d.few + 1, 2 * r.few_moves + 1)
+    if king_limit and d.few >= 0:
+        # frisian: plane 9 the count of two kings against one or of king against king, as
+        # plane 9 of the other games
+        limit = r.two_kings_plies if popcount(p.pieces[0] | p.pieces[1]) == 3 \
+            else r.king_pair_plies
+        v[9] = fraction(d.few + 1, limit + 1)
 
 
 cdef void history_planes(BoardCore board, float *p, int cells) except *:
     """The planes of a Board's history: repetitions and draw counters."""
-    cdef const DrawRules *r = &board.draw_rules
-    cdef int limit
-    # the position's earlier occurrences: 0, 1/2 (seen once before), 1 (drawn by repetition)
-    fill(p + 5 * cells, cells,
-         (board.repetitions(&board.pos, board.draws.halfmove, 3) - 1) / 2.0)
-    limit = r.kings_only_plies if r.kings_only_plies else r.no_progress_plies
-    fill(p + 6 * cells, cells, fraction(board.draws.halfmove, limit))
-    # the endgame rules the game has (russian FMJD-64 7.2.4-7.2.8, international 6.3-6.4, ...)
-    limit = r.balance_plies[1] if r.balance_plies[1] else 2 * r.lone_king_moves
-    fill(p + 7 * cells, cells, fraction(board.draws.balance, limit))
-    if r.three_moves and board.draws.road >= 0:
-        fill(p + 8 * cells, cells, fraction(board.draws.road + 1, 2 * r.three_moves + 1))
-    if r.few_moves and board.draws.few >= 0:
-        fill(p + 9 * cells, cells, fraction(board.draws.few + 1, 2 * r.few_moves + 1))
-    if board.ops.king_limit and board.draws.few >= 0:
-        # frisian: plane 9 the count of two kings against one or of king against king, as
-        # plane 9 of the other games
-        limit = r.two_kings_plies if popcount(board.pos.pieces[0] | board.pos.pieces[1]) \
-            == 3 else r.king_pair_plies
-        fill(p + 9 * cells, cells, fraction(board.draws.few + 1, limit + 1))
+    cdef float v[PLANES]
+    cdef int k
+    history_values(&board.draw_rules, &board.draws, &board.pos,
+                   board.repetitions(&board.pos, board.draws.halfmove, 3),
+                   board.ops.king_limit != 0, v)
+    for k in range(5, PLANES):
+        if v[k]:
+            fill(p + k * cells, cells, v[k])
+
+
+# --- many positions at once (shashki.rl.planes_batch, masks_batch) --------------------------------
+
+cdef Placement batch_game(list items):
+    """The first of `items`, once every item is checked to be a Position or Board of its game
+    (BatchError)."""
+    cdef Py_ssize_t i, n = len(items)
+    cdef Placement first, p
+    if n == 0:
+        raise BatchError("the batch holds no position: a batch of none has no game, so no "
+                         "shape (give at least one Position)")
+    for i in range(n):
+        if not isinstance(items[i], Placement):
+            raise BatchError(f"item {i} of the batch is a {type(items[i]).__name__}, not a "
+                             f"shashki Position or Board")
+    first = <Placement>items[0]
+    for i in range(n):
+        p = <Placement>items[i]
+        if p.notation is not first.notation:
+            raise BatchError(f"item {i} of the batch is a position of {p.variant.name}, item 0 "
+                             f"of {first.variant.name}: a batch holds positions of one game")
+    return first
+
+
+cdef Pos *gather(list items) except NULL:
+    """The positions of `items` (checked by batch_game) as one C array, which the caller frees
+    (PyMem_Free)."""
+    cdef Py_ssize_t i, n = len(items)
+    cdef Pos *out = <Pos *>PyMem_Malloc(n * sizeof(Pos) if n else 1)
+    if out == NULL:
+        raise MemoryError()
+    for i in range(n):
+        out[i] = (<Placement>items[i]).pos
+    return out
+
+
+cdef tuple shape_of(Py_ssize_t *shape, int nd):
+    return tuple([shape[i] for i in range(nd)])
+
+
+def planes_batch(list items, bint perspective, float[:, :, :, ::1] out):
+    """The planes of every item of `items` (Positions, or Boards: with their history's planes)
+    into `out`, a C-contiguous float32 array of shape (len(items), PLANES, rows, files); the
+    items are checked first (BatchError), the planes filled in C without the GIL."""
+    cdef Placement first = batch_game(items)
+    cdef const KernelOps *ops = first.kernel.ops
+    cdef Py_ssize_t i, n = len(items)
+    cdef int cells = ops.rows * ops.files
+    cdef Pos *ps
+    expected = (n, PLANES, ops.rows, ops.files)
+    if shape_of(out.shape, 4) != expected:
+        raise BatchError(f"the output array has shape {shape_of(out.shape, 4)}; the planes of "
+                         f"{n} {first.variant.name} positions need {expected}")
+    ps = gather(items)
+    try:
+        with nogil:
+            memset(&out[0, 0, 0, 0], 0, n * PLANES * cells * sizeof(float))
+            for i in range(n):
+                position_planes(ops, &ps[i], perspective and ps[i].turn == BLACK,
+                                &out[i, 0, 0, 0])
+    finally:
+        PyMem_Free(ps)
+    for i in range(n):
+        if isinstance(items[i], BoardCore):
+            history_planes(<BoardCore>items[i], &out[i, 0, 0, 0], cells)
+
+
+def masks_batch(list items, bint perspective, uint8_t[:, ::1] out):
+    """The legal-action masks of every item of `items` (Positions or Boards of one game) into
+    `out`, a C-contiguous uint8 array of shape (len(items), action_space_size): 1 at the action
+    of each legal move, 0 elsewhere; the moves generated in C without the GIL."""
+    cdef Placement first = batch_game(items)
+    cdef const KernelOps *ops = first.kernel.ops
+    cdef Py_ssize_t i, n = len(items)
+    cdef int j, k, size = ops.squares * ops.squares + ALTERNATES
+    cdef int32_t acts[MAXMOVES]
+    cdef MoveList *ml = NULL
+    cdef bint overflow = False
+    cdef Pos *ps
+    if shape_of(out.shape, 2) != (n, size):
+        raise BatchError(f"the output array has shape {shape_of(out.shape, 2)}; the masks of "
+                         f"{n} {first.variant.name} positions need {(n, size)}")
+    ps = gather(items)
+    try:
+        ml = <MoveList *>PyMem_Malloc(sizeof(MoveList))
+        if ml == NULL:
+            raise MemoryError()
+        ml.routes = NULL
+        ml.merge = 1
+        with nogil:
+            memset(&out[0, 0], 0, n * size)
+            for i in range(n):
+                k = position_actions(ops, &ps[i], perspective and ps[i].turn == BLACK, ml, acts)
+                if k < 0:
+                    overflow = True
+                    break
+                for j in range(k):
+                    out[i, acts[j]] = 1
+    finally:
+        PyMem_Free(ps)
+        PyMem_Free(ml)
+    if overflow:  # pragma: no cover - no position of these games has that many moves
+        raise OverflowError("a position has more legal moves than the move list holds")

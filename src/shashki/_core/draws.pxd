@@ -4,7 +4,7 @@
 # The counters count plies.  Counts in the rule books are moves of EACH side: "15 moves" is 30
 # plies.  A rule book's limit "by the stronger side's Nth move" counts that side's moves only.
 
-from .kernel cimport u64, Pos, Move, popcount
+from .kernel cimport u64, Pos, Move, MoveList, popcount, make_move
 from .enums cimport (T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KINGS_ONLY_MOVES,
                      T_NO_PROGRESS, T_KINGS_VS_LONE_KING, T_BALANCE_UNCHANGED,
                      T_LONE_KING_ON_MAIN_ROAD, T_FEW_PIECES_VS_LONE_KING,
@@ -188,3 +188,57 @@ cdef inline int draw_rule(const DrawState *d, const Pos *p, const DrawRules *r,
             not (skip >> T_ONE_PIECE_EACH) & 1:
         return T_ONE_PIECE_EACH
     return T_NONE
+
+
+# --- repetitions, over a history of the positions before each ply ------------------------------
+# (shashki.playouts and the vector environment of shashki.rl keep such a history in C: `hist`
+# holds the `nh` positions before the last plies, the latest last, since the last irreversible
+# move at least; the Board keeps its own, with the same rule)
+
+cdef inline bint same_position(const Pos *a, const Pos *b) noexcept nogil:
+    return (a.pieces[0] == b.pieces[0] and a.pieces[1] == b.pieces[1] and a.kings == b.kings
+            and a.turn == b.turn and a.run == b.run)
+
+
+cdef inline int occurrences(const Pos *p, const Pos *hist, int nh, int halfmove,
+                            int limit) noexcept nogil:
+    """How many times `p` occurs now and in the history, counting up to `limit`: positions an
+    even number of plies back have the same side to move, and none before the last
+    irreversible move (`halfmove` plies back) can be the same."""
+    cdef int count = 1
+    cdef int back = 2
+    cdef int window = halfmove if halfmove < nh else nh
+    while back <= window:
+        if same_position(&hist[nh - back], p):
+            count += 1
+            if count >= limit:
+                break
+        back += 2
+    return count
+
+
+cdef inline bint third_time(const Pos *p, const Pos *hist, int nh, int halfmove) noexcept nogil:
+    # the position is here for the third time
+    return occurrences(p, hist, nh, halfmove, 3) >= 3
+
+
+cdef inline bint repetition_ahead(const Pos *p, int halfmove, const MoveList *ml,
+                                  const Pos *hist, int nh, const DrawRules *r) noexcept nogil:
+    # a reversible move among the `ml` of `p` would make a position occur for the third time
+    # (WCDF's claim, "with their next move they would create the same position for the third
+    # time")
+    cdef Pos child
+    cdef int i, count, back
+    for i in range(ml.n):
+        if not reversible(p, &ml.moves[i], r):
+            continue
+        make_move(&child, p, &ml.moves[i])
+        count = 1
+        back = 1
+        while back <= halfmove + 1 and back <= nh:
+            if same_position(&hist[nh - back], &child):
+                count += 1
+                if count >= 3:
+                    return True
+            back += 2
+    return False

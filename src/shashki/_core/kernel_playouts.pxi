@@ -315,51 +315,13 @@ from libc.stdint cimport int64_t, int32_t
 from libc.string cimport memcpy
 from ..playouts cimport (Config, Chunk, OUT_OF_MEMORY, OVERFLOW, mix, next_random,
                          grow_history)
-from ..draws cimport DrawRules, DrawState, draws_after, draw_rule, reversible
+from ..draws cimport DrawState, draws_after, draw_rule, third_time, repetition_ahead
 from ..enums cimport T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KING_CROWNED
 
 
 # --- the end of the game, as BoardCore._termination and outcome(claim_draw) ------------------
-
-cdef inline bint same(const Pos *a, const Pos *b) noexcept nogil:
-    return (a.pieces[0] == b.pieces[0] and a.pieces[1] == b.pieces[1] and a.kings == b.kings
-            and a.turn == b.turn and a.run == b.run)
-
-
-cdef bint third_time(const Pos *p, const Pos *hist, int nh, int halfmove) noexcept nogil:
-    # the position is here for the third time: positions an even number of plies back have
-    # the same side to move, and none before the last irreversible move can be the same
-    cdef int count = 1
-    cdef int back = 2
-    cdef int window = halfmove if halfmove < nh else nh
-    while back <= window:
-        if same(&hist[nh - back], p):
-            count += 1
-            if count >= 3:
-                return True
-        back += 2
-    return False
-
-
-cdef bint repetition_ahead(const Pos *p, int halfmove, const MoveList *ml,
-                           const Pos *hist, int nh, const DrawRules *r) noexcept nogil:
-    # a reversible move would make a position occur for the third time (WCDF's claim)
-    cdef Pos child
-    cdef int i, count, back
-    for i in range(ml.n):
-        if not reversible(p, &ml.moves[i], r):
-            continue
-        make_move(&child, p, &ml.moves[i])
-        count = 1
-        back = 1
-        while back <= halfmove + 1 and back <= nh:
-            if same(&hist[nh - back], &child):
-                count += 1
-                if count >= 3:
-                    return True
-            back += 2
-    return False
-
+# (the repetition rules, third_time and repetition_ahead, are draws.pxd's: the vector
+# environment of shashki.rl ends its games by them too)
 
 cdef int draw_termination(const Config *cf, const Pos *p, const DrawState *d,
                           bint capture, MoveList *ml, const Pos *hist, int nh) noexcept nogil:

@@ -49,9 +49,9 @@ import importlib
 import io
 from typing import Any, Dict, Optional, Union
 
-from . import svg as _svg
-from .board import Board
-from .variants import DEFAULT, Variant, get_variant
+from .. import svg as _svg
+from ..board import Board
+from ..variants import DEFAULT, Variant, get_variant
 
 __all__ = ["env", "raw_env", "parallel_env", "DraughtsEnv"]
 

@@ -1,0 +1,653 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
+"""The C core of shashki.rl.VectorEnv: many games of one kind stepped at once, each env's state
+a C struct, the step of every env one `noexcept nogil` loop.
+
+shashki.rl.VectorEnv is the class to use: it checks the arguments, gives numpy views of the
+arrays this core owns (Buffers: numpy.asarray takes them without a copy) and shares the envs out
+among threads.  Here, per env and per step: the chosen move is looked up among the legal moves
+kept from the last step, made, the draw counters and the history updated, the next position's
+legal moves listed (the mask and the legal actions come from them), and the game's end decided
+by the same C rules as Board.outcome(claim_draw=True) and shashki.playouts (draws.pxd).  A
+finished game's last observation goes to `final_obs`, and the env starts a new game at once
+(Gymnasium's "same-step" autoreset).
+
+The observation row of an env is updated in place: only the cells of the pieces that moved (all
+of them when the side seen from changes: `perspective`) and the planes whose one value changed
+are written, so that a ply writes a few cache lines, not a whole observation.  Each env keeps
+what its row shows (Env.shown) for that; the mask likewise keeps its row's legal actions
+(`legal_actions`), so a ply clears and sets only those.  The arrays are the env's: shashki.rl
+hands them out read-only.
+"""
+
+from cpython.mem cimport PyMem_RawMalloc, PyMem_RawRealloc, PyMem_RawFree
+from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.string cimport memset
+
+from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList, KernelOps, ctz,
+                      popcount, make_move, random_below, prefetch)
+from .board cimport BoardCore
+from .position cimport Kernel
+from .draws cimport (DrawRules, DrawState, draws_after, draw_rule, third_time,
+                     repetition_ahead, occurrences)
+from .enums cimport T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KING_CROWNED
+from .actions cimport PLANES, position_actions, position_planes, history_values, fraction, fill
+from .playouts cimport mix, next_random
+from .arrays cimport Buffer, new_buffer
+
+from ..errors import IllegalActionError, InvalidActionError, VectorEnvError
+from .position import _position
+
+#: the most legal moves of a position (a row of `legal_actions`)
+MAX_LEGAL = MAXMOVES
+#: a game that a random opening keeps ending is started again this many times at most, then
+#: from the start position itself
+cdef enum:
+    OPENING_TRIES = 64
+    NO_MEMORY = 1
+    OVERFLOW = 2
+
+
+cdef struct Shared:
+    # what every env of one VectorEnv shares: the game, its rules, the options, the arrays
+    const KernelOps *ops
+    DrawRules rules
+    bint ahead                  # a repetition is claimed before the repeating move (english)
+    int window                  # below this halfmove clock no repetition or move limit holds
+    bint endgame                # the game's endgame draw rules (7.2.4-7.2.8, 6.3, 6.4) apply
+    bint reversed_goal          # giveaway: the side with no move wins
+    bint perspective            # observations and actions from the side to move's side
+    int64_t max_plies           # -1: no limit
+    int opening_plies           # random plies at the start of each game
+    int size                    # actions
+    int cells                   # rows x files, the cells of a plane
+    Pos start
+    DrawState start_draws
+    int cell[2][64]             # ghost bit -> its cell, seen from White's side and from Black's
+    float *obs
+    float *final_obs
+    uint8_t *mask
+    int32_t *legal
+    int32_t *counts
+    float *rewards
+    uint8_t *terminated
+    uint8_t *truncated
+    uint8_t *codes
+    uint8_t *turns
+    int32_t *plies
+
+
+cdef struct Env:
+    Pos pos
+    DrawState draws
+    u64 rng                     # the random opening's stream (xorshift64*, never 0)
+    int64_t ply                 # plies of this game
+    int n                       # legal moves of pos
+    int cap
+    KMove *moves                # those moves, in the order of acts
+    int32_t *acts               # their actions
+    Pos *hist                   # the positions before the plies since the last irreversible one
+    int nh
+    int cap_hist
+    u64 shown[4]                # the bits of planes 0-3 that the observation row shows
+    bint shown_flip             # seen from Black's side
+    float shown_fill[PLANES]    # the one value of planes 4-9 in the row
+
+
+# --- one env ----------------------------------------------------------------------------------
+
+cdef inline bint grow(void **block, size_t size) noexcept nogil:
+    cdef void *a = PyMem_RawRealloc(block[0], size)
+    if a == NULL:
+        return False
+    block[0] = a
+    return True
+
+
+cdef int list_moves(const Shared *sh, Env *e, MoveList *ml) noexcept nogil:
+    """The legal moves of e.pos and their actions into e.moves, e.acts (ml keeps them too, for
+    the rules that look at them): 0, or NO_MEMORY / OVERFLOW."""
+    cdef int32_t acts[MAXMOVES]
+    cdef int i, n, cap
+    n = position_actions(sh.ops, &e.pos, sh.perspective and e.pos.turn == BLACK, ml, acts)
+    if n < 0:
+        return OVERFLOW
+    if n > e.cap:
+        cap = n if n > 2 * e.cap else 2 * e.cap
+        if not grow(<void **>&e.moves, cap * sizeof(KMove)) or \
+                not grow(<void **>&e.acts, cap * sizeof(int32_t)):
+            return NO_MEMORY
+        e.cap = cap
+    for i in range(n):
+        e.moves[i] = ml.moves[i]
+        e.acts[i] = acts[i]
+    e.n = n
+    return 0
+
+
+cdef int game_end(const Shared *sh, const Env *e, const MoveList *ml) noexcept nogil:
+    """The rule that ends the game at e.pos (T_NONE: it goes on), `ml` holding its legal moves,
+    in the order of BoardCore._termination, claims made at once (outcome(claim_draw=True))."""
+    cdef const Pos *p = &e.pos
+    cdef int code
+    if sh.rules.crowning_wins and p.kings & p.pieces[p.turn ^ 1]:
+        return T_KING_CROWNED        # breakthrough: the side that just moved has crowned a king
+    if e.n == 0:
+        return T_NO_MOVES
+    if e.draws.halfmove < sh.window and e.draws.road < 0 and e.draws.few < 0 and (
+            not sh.endgame or (not p.kings and not sh.rules.one_piece_each) or
+            (p.pieces[0] & (p.pieces[0] - 1) and p.pieces[1] & (p.pieces[1] - 1) and
+             popcount(p.pieces[0] | p.pieces[1]) > 7)):
+        # most plies of most games: no draw rule can hold (the filter of shashki.playouts,
+        # kernel_playouts.pxi termination)
+        return T_NONE
+    if e.draws.halfmove >= 4 and third_time(p, e.hist, e.nh, e.draws.halfmove):
+        return T_THREEFOLD_REPETITION
+    code = draw_rule(&e.draws, p, &sh.rules, 0)
+    if code == T_NONE and sh.ahead and e.draws.halfmove >= 2 and \
+            repetition_ahead(p, e.draws.halfmove, ml, e.hist, e.nh, &sh.rules):
+        return T_THREEFOLD_REPETITION
+    return code
+
+
+cdef int play(const Shared *sh, Env *e, const KMove *m) noexcept nogil:
+    """Make move `m` in e.pos, with the draw counters and the history: 0 or NO_MEMORY."""
+    cdef Pos before = e.pos
+    cdef int cap
+    make_move(&e.pos, &before, m)
+    draws_after(&e.draws, &before, m, &e.pos, &sh.rules)
+    if e.draws.halfmove == 0:
+        # an irreversible move: the rules look back at most halfmove + 1 plies
+        e.hist[0] = before
+        e.nh = 1
+    else:
+        if e.nh == e.cap_hist:
+            cap = 2 * e.cap_hist
+            if not grow(<void **>&e.hist, cap * sizeof(Pos)):
+                return NO_MEMORY
+            e.cap_hist = cap
+        e.hist[e.nh] = before
+        e.nh += 1
+    e.ply += 1
+    return 0
+
+
+cdef int new_game(const Shared *sh, Env *e, MoveList *ml) noexcept nogil:
+    """Start e's next game: the start position, then `opening_plies` random plies drawn from
+    e's stream (a game that ends among them is started again); its moves listed."""
+    cdef int tries, k, err
+    for tries in range(OPENING_TRIES + 1):
+        e.pos = sh.start
+        e.draws = sh.start_draws
+        e.nh = 0
+        e.ply = 0
+        err = list_moves(sh, e, ml)
+        if err:
+            return err
+        if tries == OPENING_TRIES:
+            return 0            # (the start position itself: no game ends there)
+        for k in range(sh.opening_plies):
+            if game_end(sh, e, ml) != T_NONE:
+                break
+            err = play(sh, e, &e.moves[random_below(next_random(&e.rng), e.n)])
+            if not err:
+                err = list_moves(sh, e, ml)
+            if err:
+                return err
+        if game_end(sh, e, ml) == T_NONE:
+            return 0
+    return 0
+
+
+# --- the rows of the arrays --------------------------------------------------------------------
+
+cdef inline bint flip_of(const Shared *sh, const Env *e) noexcept nogil:
+    return sh.perspective and e.pos.turn == BLACK
+
+
+cdef inline void piece_planes(const Env *e, bint flip, u64 *out) noexcept nogil:
+    # the bits of planes 0-3: the men and kings of the side seen from, then the other side's
+    cdef int me = BLACK if flip else WHITE
+    out[0] = e.pos.pieces[me] & ~e.pos.kings
+    out[1] = e.pos.pieces[me] & e.pos.kings
+    out[2] = e.pos.pieces[me ^ 1] & ~e.pos.kings
+    out[3] = e.pos.pieces[me ^ 1] & e.pos.kings
+
+
+cdef inline void plane_values(const Shared *sh, const Env *e, float *v) noexcept nogil:
+    # the one value of each of planes 4-9 (frisian's plane 8: its cells, runs_plane)
+    v[4] = 1.0 if e.pos.turn == WHITE else 0.0
+    history_values(&sh.rules, &e.draws, &e.pos,
+                   occurrences(&e.pos, e.hist, e.nh, e.draws.halfmove, 3),
+                   sh.ops.king_limit != 0, v)
+
+
+cdef void runs_plane(const Shared *sh, const Env *e, bint flip, float *plane) noexcept nogil:
+    # frisian's plane 8, the kings' runs (as position_planes draws it), written afresh
+    cdef int c
+    cdef unsigned int run
+    fill(plane, sh.cells, 0.0)
+    for c in range(2):
+        run = (e.pos.run >> (8 * c)) & 0xFF
+        if run:
+            plane[sh.cell[flip][run & 63]] = fraction(run >> 6, sh.ops.king_limit)
+
+
+cdef void write_obs(const Shared *sh, Env *e, float *row, bint keep) noexcept nogil:
+    """The whole observation of e.pos into `row`; with `keep`, remembered as what the row
+    shows (the env's own row: write_obs_step updates it from there)."""
+    cdef bint flip = flip_of(sh, e)
+    cdef float v[PLANES]
+    cdef int k
+    memset(row, 0, PLANES * sh.cells * sizeof(float))
+    position_planes(sh.ops, &e.pos, flip, row)
+    plane_values(sh, e, v)
+    for k in range(5, PLANES):
+        if v[k]:
+            fill(row + k * sh.cells, sh.cells, v[k])
+    if keep:
+        piece_planes(e, flip, e.shown)
+        e.shown_flip = flip
+        for k in range(4, PLANES):
+            e.shown_fill[k] = v[k]
+
+
+cdef void write_obs_step(const Shared *sh, Env *e, float *row) noexcept nogil:
+    """The observation of e.pos into its row, which shows the env's last position: only the
+    cells and planes that changed are written."""
+    cdef bint flip = flip_of(sh, e)
+    cdef u64 now[4]
+    cdef u64 d
+    cdef float v[PLANES]
+    cdef float *plane
+    cdef const int *cell = sh.cell[flip]
+    cdef int k, b
+    piece_planes(e, flip, now)
+    for k in range(4):
+        plane = row + k * sh.cells
+        if flip == e.shown_flip:
+            d = e.shown[k] ^ now[k]
+            while d:
+                b = ctz(d)
+                d &= d - 1
+                plane[cell[b]] = <float>((now[k] >> b) & 1)
+        else:
+            # seen from the other side now: every piece is somewhere else in the picture
+            if k == 0:
+                memset(row, 0, 4 * sh.cells * sizeof(float))
+            d = now[k]
+            while d:
+                plane[cell[ctz(d)]] = 1.0
+                d &= d - 1
+        e.shown[k] = now[k]
+    e.shown_flip = flip
+    plane_values(sh, e, v)
+    for k in range(4, PLANES):
+        if v[k] != e.shown_fill[k]:
+            fill(row + k * sh.cells, sh.cells, v[k])
+            e.shown_fill[k] = v[k]
+    if sh.ops.king_limit:
+        runs_plane(sh, e, flip, row + 8 * sh.cells)
+
+
+cdef void show_moves(const Shared *sh, const Env *e, Py_ssize_t i) noexcept nogil:
+    """Env i's legal actions, ascending, into its row of `legal` (-1 after them) and its mask
+    row: the row's actions of the last position cleared, the new ones set."""
+    cdef uint8_t *mask = sh.mask + i * sh.size
+    cdef int32_t *legal = sh.legal + i * MAXMOVES
+    cdef int old = sh.counts[i]
+    cdef int k, j
+    cdef int32_t a
+    for k in range(old):
+        mask[legal[k]] = 0
+    for k in range(e.n):
+        # insertion sort: a position has a few moves
+        a = e.acts[k]
+        j = k
+        while j > 0 and legal[j - 1] > a:
+            legal[j] = legal[j - 1]
+            j -= 1
+        legal[j] = a
+    for k in range(e.n, old):
+        legal[k] = -1
+    for k in range(e.n):
+        mask[legal[k]] = 1
+    sh.counts[i] = e.n
+
+
+cdef inline float *obs_row(const Shared *sh, float *base, Py_ssize_t i) noexcept nogil:
+    return base + i * PLANES * sh.cells
+
+
+cdef int start_env(const Shared *sh, Env *e, Py_ssize_t i, MoveList *ml) noexcept nogil:
+    """A new game in env i, written into its rows."""
+    cdef int err = new_game(sh, e, ml)
+    if err:
+        return err
+    write_obs(sh, e, obs_row(sh, sh.obs, i), True)
+    show_moves(sh, e, i)
+    sh.turns[i] = <uint8_t>e.pos.turn
+    sh.plies[i] = <int32_t>e.ply
+    return 0
+
+
+cdef int step_env(const Shared *sh, Env *e, Py_ssize_t i, int64_t action,
+                  MoveList *ml) noexcept nogil:
+    """Env i plays `action` (a legal action: checked before), and starts a new game if that
+    ended this one."""
+    cdef int j = 0
+    cdef int mover = e.pos.turn
+    cdef int code, winner, err
+    cdef float reward = 0.0
+    cdef bint terminated = False, truncated = False
+    while e.acts[j] != action:
+        j += 1
+    err = play(sh, e, &e.moves[j])
+    if not err:
+        err = list_moves(sh, e, ml)
+    if err:
+        return err
+    code = game_end(sh, e, ml)
+    if code == T_NO_MOVES or code == T_KING_CROWNED:
+        # the side to move has no move (it has lost; in giveaway won), or the mover crowned
+        winner = e.pos.turn if code == T_NO_MOVES and sh.reversed_goal else e.pos.turn ^ 1
+        reward = 1.0 if winner == mover else -1.0
+        terminated = True
+    elif code != T_NONE or e.ply == sh.max_plies:
+        truncated = True        # a draw rule of the game, or the ply limit (code 0)
+    sh.rewards[i] = reward
+    sh.terminated[i] = terminated
+    sh.truncated[i] = truncated
+    sh.codes[i] = <uint8_t>code
+    if terminated or truncated:
+        write_obs(sh, e, obs_row(sh, sh.final_obs, i), False)
+        return start_env(sh, e, i, ml)
+    write_obs_step(sh, e, obs_row(sh, sh.obs, i))
+    show_moves(sh, e, i)
+    sh.turns[i] = <uint8_t>e.pos.turn
+    sh.plies[i] = <int32_t>e.ply
+    return 0
+
+
+# The envs are stepped one after the other, and each touches a few dozen cache lines of its
+# own (its state, its moves, the rows of its observation and mask) that the last step of the
+# other envs has pushed out of the caches: fetched when needed, they cost more than the step's
+# work.  So the lines of the envs AHEAD and AHEAD / 2 places on are asked for in advance: the
+# rows first, then the lines the env's state points to (which it must have to find them).
+cdef enum:
+    AHEAD = 4
+
+
+cdef inline void fetch_rows(const Shared *sh, const Env *e, Py_ssize_t i) noexcept nogil:
+    cdef const char *p = <const char *>e
+    cdef const char *row = <const char *>obs_row(sh, sh.obs, i)
+    cdef int k
+    for k in range(0, sizeof(Env), 64):
+        prefetch(p + k)
+    # planes 0-4, those a ply changes (the others rarely)
+    for k in range(0, 5 * sh.cells * sizeof(float), 64):
+        prefetch(row + k)
+    prefetch(sh.legal + i * MAXMOVES)
+
+
+cdef inline void fetch_state(const Shared *sh, const Env *e, Py_ssize_t i) noexcept nogil:
+    cdef const int32_t *legal = sh.legal + i * MAXMOVES
+    cdef const uint8_t *mask = sh.mask + i * sh.size
+    cdef int k
+    for k in range(0, e.n * sizeof(KMove), 64):
+        prefetch(<const char *>e.moves + k)
+    prefetch(e.acts)
+    if e.nh:
+        prefetch(&e.hist[e.nh - 1])
+    for k in range(sh.counts[i]):
+        prefetch(mask + legal[k])
+
+
+# --- the Python edge -------------------------------------------------------------------------
+
+cdef class VectorCore:
+    """The envs of one shashki.rl.VectorEnv and their arrays (Buffers, env i at index i):
+    obs (num_envs * PLANES, rows, files) float32, final_obs the same, mask (num_envs, actions)
+    uint8, legal_actions (num_envs, MAX_LEGAL) int32 (-1 after the legal ones), legal_counts
+    int32, rewards float32, terminated, truncated, terminations (the Termination code of the
+    step's end, 0: none), turns (0 White, 1 Black to move) uint8, plies int32."""
+
+    cdef Shared sh
+    cdef Kernel kernel
+    cdef object variant
+    cdef Env *envs
+    cdef Py_ssize_t n
+    cdef int nchunks
+    cdef MoveList **scratch     # one move list a chunk
+    cdef int *errors            # a chunk's NO_MEMORY or OVERFLOW
+    cdef readonly bint started
+    cdef readonly Buffer obs
+    cdef readonly Buffer final_obs
+    cdef readonly Buffer mask
+    cdef readonly Buffer legal_actions
+    cdef readonly Buffer legal_counts
+    cdef readonly Buffer rewards
+    cdef readonly Buffer terminated
+    cdef readonly Buffer truncated
+    cdef readonly Buffer terminations
+    cdef readonly Buffer turns
+    cdef readonly Buffer plies
+
+    def __cinit__(self):
+        self.envs = NULL
+        self.n = 0
+        self.scratch = NULL
+        self.errors = NULL
+        self.nchunks = 0
+
+    def __dealloc__(self):
+        cdef Py_ssize_t i
+        if self.envs != NULL:
+            for i in range(self.n):
+                PyMem_RawFree(self.envs[i].moves)
+                PyMem_RawFree(self.envs[i].acts)
+                PyMem_RawFree(self.envs[i].hist)
+            PyMem_RawFree(self.envs)
+        if self.scratch != NULL:
+            for i in range(self.nchunks):
+                PyMem_RawFree(self.scratch[i])
+            PyMem_RawFree(self.scratch)
+        PyMem_RawFree(self.errors)
+
+    def __init__(self, BoardCore board, Py_ssize_t n, int chunks, bint perspective,
+                 int64_t max_plies, int opening_plies):
+        """`n` envs of `board`'s game from its position (which must have no history), split
+        into `chunks` for threads; the arguments are checked by shashki.rl.VectorEnv."""
+        cdef Shared *sh = &self.sh
+        cdef const KernelOps *ops = board.ops
+        cdef int f, b, s, v
+        cdef Py_ssize_t i
+        self.kernel = board.kernel
+        self.variant = board.variant
+        sh.ops = ops
+        sh.rules = board.draw_rules
+        sh.ahead = (board.claims >> T_THREEFOLD_REPETITION) & 1
+        # (as shashki.playouts with claim_draw: a repetition needs 4 reversible plies, a claim
+        # ahead 2, the move limits their counts)
+        sh.window = 2 if sh.ahead else 4
+        for limit in (sh.rules.kings_only_plies, sh.rules.no_progress_plies):
+            if 0 < limit < sh.window:
+                sh.window = limit
+        sh.endgame = (sh.rules.lone_king_moves or sh.rules.balance_plies[0] or
+                      sh.rules.balance_plies[1] or sh.rules.three_moves or
+                      sh.rules.few_moves or sh.rules.one_piece_each)
+        sh.reversed_goal = board.reversed_goal
+        sh.perspective = perspective
+        sh.max_plies = max_plies if max_plies > 0 else -1
+        sh.opening_plies = opening_plies
+        sh.size = ops.squares * ops.squares + MAXMOVES - 1
+        sh.cells = ops.rows * ops.files
+        sh.start = board.pos
+        sh.start_draws = board.draws
+        for f in range(2):
+            for b in range(64):
+                s = ops.square[b]
+                if s < 0:
+                    sh.cell[f][b] = -1
+                    continue
+                v = ops.squares - 1 - s if f else s
+                sh.cell[f][b] = (v // ops.width) * ops.files + ops.file[v]
+        self.obs = new_buffer("f", 3, n * PLANES, ops.rows, ops.files)
+        self.final_obs = new_buffer("f", 3, n * PLANES, ops.rows, ops.files)
+        self.mask = new_buffer("B", 2, n, sh.size)
+        self.legal_actions = new_buffer("i", 2, n, MAXMOVES)
+        self.legal_counts = new_buffer("i", 1, n)
+        self.rewards = new_buffer("f", 1, n)
+        self.terminated = new_buffer("B", 1, n)
+        self.truncated = new_buffer("B", 1, n)
+        self.terminations = new_buffer("B", 1, n)
+        self.turns = new_buffer("B", 1, n)
+        self.plies = new_buffer("i", 1, n)
+        sh.obs = <float *>self.obs.data
+        sh.final_obs = <float *>self.final_obs.data
+        sh.mask = <uint8_t *>self.mask.data
+        sh.legal = <int32_t *>self.legal_actions.data
+        sh.counts = <int32_t *>self.legal_counts.data
+        sh.rewards = <float *>self.rewards.data
+        sh.terminated = <uint8_t *>self.terminated.data
+        sh.truncated = <uint8_t *>self.truncated.data
+        sh.codes = <uint8_t *>self.terminations.data
+        sh.turns = <uint8_t *>self.turns.data
+        sh.plies = <int32_t *>self.plies.data
+        for i in range(n * MAXMOVES):
+            sh.legal[i] = -1
+        self.envs = <Env *>PyMem_RawMalloc(n * sizeof(Env) if n else 1)
+        if self.envs == NULL:
+            raise MemoryError()
+        memset(self.envs, 0, n * sizeof(Env))
+        self.n = n
+        for i in range(n):
+            self.envs[i].cap_hist = 64
+            self.envs[i].hist = <Pos *>PyMem_RawMalloc(64 * sizeof(Pos))
+            if self.envs[i].hist == NULL:
+                raise MemoryError()
+            self.envs[i].rng = 1
+        self.scratch = <MoveList **>PyMem_RawMalloc(chunks * sizeof(MoveList *))
+        self.errors = <int *>PyMem_RawMalloc(chunks * sizeof(int))
+        if self.scratch == NULL or self.errors == NULL:
+            raise MemoryError()
+        for i in range(chunks):
+            self.scratch[i] = NULL
+        self.nchunks = chunks
+        for i in range(chunks):
+            self.errors[i] = 0
+            self.scratch[i] = <MoveList *>PyMem_RawMalloc(sizeof(MoveList))
+            if self.scratch[i] == NULL:
+                raise MemoryError()
+            self.scratch[i].routes = NULL
+            self.scratch[i].merge = 1
+
+    @property
+    def num_envs(self):
+        return self.n
+
+    @property
+    def chunks(self):
+        return self.nchunks
+
+    cdef (Py_ssize_t, Py_ssize_t) bounds(self, int c):
+        return self.n * c // self.nchunks, self.n * (c + 1) // self.nchunks
+
+    def reset(self, const unsigned long long[::1] seeds=None):
+        """Start a new game in every env; `seeds` (one a env, or None: the streams go on)
+        seed the random openings."""
+        cdef Py_ssize_t i
+        cdef int err = 0
+        if seeds is not None:
+            if seeds.shape[0] != self.n:
+                raise VectorEnvError(f"{seeds.shape[0]} seeds for {self.n} envs")
+            for i in range(self.n):
+                # (never 0: xorshift would stay there)
+                self.envs[i].rng = mix(seeds[i] + 0x632BE59BD9B4E019ULL) | 1
+        with nogil:
+            for i in range(self.n):
+                err = start_env(&self.sh, &self.envs[i], i, self.scratch[0])
+                if err:
+                    break
+                self.sh.rewards[i] = 0.0
+                self.sh.terminated[i] = 0
+                self.sh.truncated[i] = 0
+                self.sh.codes[i] = 0
+        raise_error(err)
+        self.started = True
+
+    def check(self, const int64_t[::1] actions):
+        """InvalidActionError for an action out of range, IllegalActionError for one that the
+        position of its env has no legal move for (nothing is played then)."""
+        cdef Py_ssize_t i, bad = -1
+        cdef int64_t a
+        cdef bint out_of_range = False
+        if not self.started:
+            raise VectorEnvError("step() before reset(): call reset() first")
+        if actions.shape[0] != self.n:
+            raise VectorEnvError(f"{actions.shape[0]} actions for {self.n} envs: one action a "
+                                 f"env, shape ({self.n},)")
+        with nogil:
+            for i in range(self.n):
+                a = actions[i]
+                if a < 0 or a >= self.sh.size:
+                    bad = i
+                    out_of_range = True
+                    break
+                if not self.sh.mask[i * self.sh.size + a]:
+                    bad = i
+                    break
+        if bad < 0:
+            return
+        if out_of_range:
+            raise InvalidActionError(f"env {bad}: action {actions[bad]} is out of range: the "
+                                     f"actions are 0..{self.sh.size - 1}")
+        legal = [self.sh.legal[bad * MAXMOVES + i] for i in range(self.sh.counts[bad])]
+        raise IllegalActionError(f"env {bad}: action {actions[bad]} is not legal there; the "
+                                 f"legal actions are {', '.join(map(str, legal))}")
+
+    def step_chunk(self, const int64_t[::1] actions, int c):
+        """Step the envs of chunk c (0 <= c < chunks) with their `actions` (checked by check()),
+        without the GIL."""
+        cdef Py_ssize_t i, first, last
+        cdef int err = 0
+        first, last = self.bounds(c)
+        with nogil:
+            for i in range(first, last):
+                if i + AHEAD < last:
+                    fetch_rows(&self.sh, &self.envs[i + AHEAD], i + AHEAD)
+                if i + AHEAD // 2 < last:
+                    fetch_state(&self.sh, &self.envs[i + AHEAD // 2], i + AHEAD // 2)
+                err = step_env(&self.sh, &self.envs[i], i, actions[i], self.scratch[c])
+                if err:
+                    break
+        self.errors[c] = err
+
+    def position(self, Py_ssize_t i):
+        """The Position of env i now."""
+        cdef Env *e
+        if not 0 <= i < self.n:
+            raise VectorEnvError(f"env {i!r} is not one of the {self.n} envs (0..{self.n - 1})")
+        e = &self.envs[i]
+        return _position(self.variant, self.kernel.from_ghost(e.pos.pieces[WHITE]),
+                         self.kernel.from_ghost(e.pos.pieces[BLACK]),
+                         self.kernel.from_ghost(e.pos.kings), e.pos.turn,
+                         self.kernel.runs_of(&e.pos))
+
+    def raise_errors(self):
+        """MemoryError or OverflowError for a chunk whose step failed (the envs are then lost:
+        reset() starts again)."""
+        cdef int c, err
+        for c in range(self.nchunks):
+            err = self.errors[c]
+            self.errors[c] = 0
+            if err:
+                self.started = False
+                raise_error(err)
+
+
+cdef raise_error(int err):
+    if err == NO_MEMORY:
+        raise MemoryError("out of memory stepping the envs")
+    if err == OVERFLOW:  # pragma: no cover - no position of these games has that many moves
+        raise OverflowError("a position had more legal moves than the move list holds")

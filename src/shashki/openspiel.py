@@ -1,0 +1,262 @@
+"""Every shashki game as an OpenSpiel game: ``import shashki.openspiel`` registers them.
+
+After the import, ``pyspiel.load_game("shashki_<game>")`` gives any of shashki's games
+(``shashki_russian``, ``shashki_international``, ``shashki_turkish``, ...: one for each of
+``shashki.VARIANTS``) to OpenSpiel's algorithms: MCTS, AlphaZero, evaluation bots, its tests.
+Needs open_spiel (the extra ``openspiel``: README.md, "Optional libraries"); ``import shashki``
+never loads it.
+
+    >>> import pyspiel, shashki.openspiel
+    >>> game = pyspiel.load_game("shashki_russian")
+    >>> state = game.new_initial_state()
+    >>> state.legal_actions()
+    [268, 300, 301, 333, 334, 366, 367]
+    >>> state.action_to_string(state.current_player(), 301)
+    'c3-d4'
+    >>> state.apply_action(301)
+    >>> game.observation_tensor_shape(), game.num_distinct_actions()
+    ([10, 8, 8], 1535)
+
+The game, as OpenSpiel sees it:
+
+- two players taking turns, no chance, perfect information, zero-sum, rewards at the end:
+  player 0 has the side that moves first (White, or Black in english and pool), player 1 the
+  other;
+- **actions** are shashki's action numbers (``Board.move_to_action``, docs/actions.md):
+  ``num_distinct_actions()`` is ``Variant.action_space_size``, ``legal_actions()`` ascending,
+  ``action_to_string`` the move in the game's notation;
+- **returns** by the game's goal, ``Board.outcome(claim_draw=True)``: +1 to the winner and -1
+  to the loser (in giveaway and antidraughts the side left without a move wins; in breakthrough
+  the first to crown a king), 0 each for a draw by the game's rules or at ``max_plies``;
+- **observation tensor**: ``Board.planes()`` (10 planes of rows x files, float32), the same
+  for both players; with the parameter ``perspective=True``, from the observing player's side
+  (the board turned half a turn for the player with the second side, its pieces first) and
+  the actions numbered from the side to move's side, as the PettingZoo environment does;
+  ``observation_string`` the position as FEN;
+- **parameters**: ``max_plies`` (default 1000, OpenSpiel's max_game_length: a game still going
+  on then is drawn; random games of shashki's games end in a few hundred plies at most) and
+  ``perspective`` (default false), e.g.
+  ``pyspiel.load_game("shashki_russian(perspective=true,max_plies=300)")``;
+- **serialization**: OpenSpiel's own (the history of actions, replayed), and pickle.
+
+The state holds a shashki Board (``state.board``): its history gives the draw rules, and
+``clone()`` copies it in C.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
+
+from .board import Board
+from .colors import Color
+from .variants import VARIANTS, Variant, get_variant
+
+__all__ = ["GAME_NAMES", "ShashkiGame", "ShashkiState", "game_name"]
+
+#: the parameters of every game, and their defaults
+DEFAULT_PARAMS: Dict[str, Any] = {"max_plies": 1000, "perspective": False}
+# plane order of the other side's view: its pieces first (the rest are the same for both)
+_SWAP = [2, 3, 0, 1, 4, 5, 6, 7, 8, 9]
+
+
+#: what the OpenSpiel name of each game starts with
+PREFIX = "shashki_"
+
+
+def game_name(variant: Variant) -> str:
+    """The OpenSpiel short name of a game: shashki_<name>."""
+    return PREFIX + variant.name
+
+
+def _game_type(variant: Variant) -> Any:
+    return pyspiel.GameType(
+        short_name=game_name(variant),
+        long_name=f"shashki {variant.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=DEFAULT_PARAMS)
+
+
+class ShashkiGame(pyspiel.Game):  # type: ignore[misc]  # pybind11's class, untyped
+    """One of shashki's games (`variant`) as an OpenSpiel game; load it by name
+    (``pyspiel.load_game("shashki_russian")``)."""
+
+    def __init__(self, variant: Variant, params: Optional[Dict[str, Any]] = None) -> None:
+        chosen = {**DEFAULT_PARAMS, **(params or {})}
+        max_plies = chosen["max_plies"]
+        if isinstance(max_plies, bool) or not isinstance(max_plies, int) or max_plies < 1:
+            raise ValueError(f"max_plies must be an int >= 1, not {max_plies!r}")
+        info = pyspiel.GameInfo(num_distinct_actions=variant.action_space_size,
+                                max_chance_outcomes=0, num_players=2, min_utility=-1.0,
+                                max_utility=1.0, utility_sum=0.0, max_game_length=max_plies)
+        super().__init__(_game_type(variant), info, chosen)
+
+    # (read from OpenSpiel's own record of the game once, then kept: a game that OpenSpiel
+    # unpickles or deserializes is made without this __init__)
+    @property
+    def variant(self) -> Variant:
+        """The shashki game."""
+        return self._settings()[0]
+
+    @property
+    def max_plies(self) -> int:
+        """The plies after which a game still going on is drawn."""
+        return self._settings()[1]
+
+    @property
+    def perspective(self) -> bool:
+        """Whether observations and actions are from the side to move's (the observing
+        player's) side."""
+        return self._settings()[2]
+
+    def _settings(self) -> Tuple[Variant, int, bool]:
+        kept = self.__dict__.get("_kept")
+        if kept is None:
+            kept = self.__dict__["_kept"] = (
+                get_variant(self.get_type().short_name[len(PREFIX):]),
+                int(self.max_game_length()), bool(self.get_parameters()["perspective"]))
+        return kept
+
+    def new_initial_state(self) -> ShashkiState:
+        """The game's start position."""
+        return ShashkiState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: Optional[Dict[str, Any]] = None) -> Any:
+        """The observer of the planes (observation tensor and string)."""
+        if iig_obs_type is None or (iig_obs_type.public_info and
+                                    not iig_obs_type.perfect_recall):
+            return PlanesObserver(self, params)
+        # (OpenSpiel's own, loaded when such an observer is asked for: it brings in more)
+        from open_spiel.python.observation import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
+            IIGObserverForPublicInfoGame)
+        return IIGObserverForPublicInfoGame(iig_obs_type, params)
+
+    def player_of(self, color: Color) -> int:
+        """The player (0 or 1) who has side `color`."""
+        return 0 if color == self.variant.first_to_move else 1
+
+
+class ShashkiState(pyspiel.State):  # type: ignore[misc]  # pybind11's class, untyped
+    """A position of a ShashkiGame with its history: `board` is the shashki Board."""
+
+    def __init__(self, game: ShashkiGame, board: Optional[Board] = None) -> None:
+        super().__init__(game)
+        # (OpenSpiel's clone() deep-copies what the state holds: values only, not the game)
+        self._first = game.variant.first_to_move
+        self._perspective = game.perspective
+        self._max_plies = game.max_plies
+        self.board = Board(game.variant) if board is None else board
+        self._returns = [0.0, 0.0]
+        self._over = False
+        self._settle()
+
+    def _settle(self) -> None:
+        """Decide whether the game is over here, and its returns."""
+        outcome = self.board.outcome(claim_draw=True)
+        if outcome is not None:
+            self._over = True
+            if outcome.winner is not None:
+                winner = self._player_of(outcome.winner)
+                self._returns = [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
+        elif len(self.board.move_stack) >= self._max_plies:
+            self._over = True
+
+    def current_player(self) -> int:
+        if self._over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return self._player_of(self.board.turn)
+
+    def _player_of(self, color: Color) -> int:
+        return 0 if color == self._first else 1
+
+    def _legal_actions(self, player: int) -> List[int]:
+        return self.board.legal_actions(perspective=self._perspective)
+
+    def _apply_action(self, action: int) -> None:
+        self.board.push(self.board.action_to_move(action, perspective=self._perspective))
+        self._settle()
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        try:
+            return str(self.board.action_to_move(action, perspective=self._perspective))
+        except ValueError:
+            return f"action {action}"   # (not a legal move here: OpenSpiel may ask)
+
+    def is_terminal(self) -> bool:
+        return self._over
+
+    def returns(self) -> List[float]:
+        return list(self._returns)
+
+    def __str__(self) -> str:
+        return self.board.fen()
+
+
+
+class PlanesObserver:
+    """OpenSpiel's observer of a shashki game (PyObserver): `tensor` the planes, flat, and
+    `dict["observation"]` the same memory shaped (10, rows, files)."""
+
+    def __init__(self, game: ShashkiGame, params: Optional[Dict[str, Any]] = None) -> None:
+        if params:
+            raise ValueError(f"the observer of a shashki game takes no parameters, not "
+                             f"{params!r}")
+        self.perspective = game.perspective
+        self.game = game
+        shape = game.variant.planes_shape
+        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state: ShashkiState, player: int) -> None:
+        board = state.board
+        planes = np.asarray(board.planes(perspective=self.perspective))
+        if self.perspective and self.game.player_of(board.turn) != player:
+            # the other side's view: its pieces first, the board turned half a turn
+            planes = planes[_SWAP, ::-1, ::-1]
+        self.dict["observation"][...] = planes
+
+    def string_from(self, state: ShashkiState, player: int) -> str:
+        return state.board.fen()
+
+
+#: the OpenSpiel names of shashki's games, in the order of shashki.VARIANTS
+GAME_NAMES = tuple(game_name(v) for v in VARIANTS)
+
+
+def _game_class(variant: Variant) -> type:
+    """The ShashkiGame subclass of one game, which OpenSpiel calls with the parameters.  (A
+    class, not a closure: OpenSpiel keeps what it registers until the C++ runtime ends, after
+    Python's, and a class, held in a cycle of its own, is never freed then; a closure would
+    be, without the GIL, which aborts the interpreter at exit.)"""
+
+    def __init__(self: ShashkiGame, params: Optional[Dict[str, Any]] = None) -> None:
+        ShashkiGame.__init__(self, variant, params)
+
+    name = "".join(part.title() for part in variant.name.split("_"))
+    return type(f"Shashki{name}Game", (ShashkiGame,), {"__init__": __init__,
+                                                       "__module__": __name__})
+
+
+def _register() -> None:
+    registered = set(pyspiel.registered_names())
+    for variant in VARIANTS:
+        cls = _game_class(variant)
+        globals()[cls.__name__] = cls      # (found by name: pickle)
+        if game_name(variant) not in registered:    # (a module imported twice, reloaded)
+            pyspiel.register_game(_game_type(variant), cls)
+
+
+_register()
