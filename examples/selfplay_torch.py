@@ -1,7 +1,7 @@
 """A policy that learns draughts by playing itself: shashki.rl.VectorEnv and PyTorch.
 
     pip install "shashki[rl,examples]"    # once shashki is installed: numpy, torch 2.13.0 (CPU)
-    python examples/selfplay_torch.py --plot docs/img/selfplay-curve.png   # russian, ~5 CPU-minutes
+    python examples/selfplay_torch.py --plot docs/img/selfplay-curve.png   # russian, ~3 CPU-minutes
     python examples/selfplay_torch.py --game english --iterations 30 --plot curve.png
 
 One small network (the planes of docs/actions.md, flattened, through two hidden layers, to a
