@@ -102,21 +102,12 @@ def claimed_playouts(game, seconds, seed):
 
 def openspiel_random(name, seconds, seed):
     """(plies, games, CPU seconds) of random games of the OpenSpiel game `name` driven from
-    Python through OpenSpiel's API."""
+    Python through OpenSpiel's API (the peers' loop, benchmarks/peers/playouts_worker.py)."""
     import random
-    import pyspiel
     import shashki.openspiel  # noqa: F401  (registers the shashki_* games)
-    game = pyspiel.load_game(name)
-    rng = random.Random(seed)
-    plies = games = 0
-    start = time.process_time()
-    while time.process_time() - start < seconds:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            state.apply_action(rng.choice(state.legal_actions()))
-            plies += 1
-        games += 1
-    return plies, games, time.process_time() - start
+    sys.path.insert(0, str(HERE / "peers"))        # (benchmarks/peers.py is another module)
+    from playouts_worker import open_spiel_games
+    return open_spiel_games(random.Random(seed), seconds, name)
 
 
 def learning(args):

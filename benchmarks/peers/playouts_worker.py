@@ -19,9 +19,10 @@ import sys
 import time
 
 
-def open_spiel_games(rng, budget):
+def open_spiel_games(rng, budget, name="checkers"):
+    # (bench_rl.py --learning times shashki's games registered in OpenSpiel by this loop too)
     import pyspiel
-    game = pyspiel.load_game("checkers")
+    game = pyspiel.load_game(name)
     plies = games = 0
     start = time.process_time()
     while time.process_time() - start < budget:

@@ -20,7 +20,7 @@ what its row shows (Env.shown) for that; the mask likewise keeps its row's legal
 hands them out read-only.
 """
 
-from cpython.mem cimport PyMem_RawMalloc, PyMem_RawRealloc, PyMem_RawFree
+from cpython.mem cimport PyMem_RawMalloc, PyMem_RawFree
 from libc.stdint cimport int32_t, int64_t, uint8_t
 from libc.string cimport memset
 
@@ -32,7 +32,7 @@ from .draws cimport (DrawRules, DrawState, draws_after, draw_rule, third_time,
                      repetition_ahead, occurrences)
 from .enums cimport T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KING_CROWNED
 from .actions cimport PLANES, position_actions, position_planes, history_values, fraction, fill
-from .playouts cimport mix, next_random
+from .playouts cimport mix, next_random, regrow
 from .arrays cimport Buffer, new_buffer
 
 from ..errors import IllegalActionError, InvalidActionError, VectorEnvError
@@ -96,14 +96,6 @@ cdef struct Env:
 
 # --- one env ----------------------------------------------------------------------------------
 
-cdef inline bint grow(void **block, size_t size) noexcept nogil:
-    cdef void *a = PyMem_RawRealloc(block[0], size)
-    if a == NULL:
-        return False
-    block[0] = a
-    return True
-
-
 cdef int list_moves(const Shared *sh, Env *e, MoveList *ml) noexcept nogil:
     """The legal moves of e.pos and their actions into e.moves, e.acts (ml keeps them too, for
     the rules that look at them): 0, or NO_MEMORY / OVERFLOW."""
@@ -114,8 +106,8 @@ cdef int list_moves(const Shared *sh, Env *e, MoveList *ml) noexcept nogil:
         return OVERFLOW
     if n > e.cap:
         cap = n if n > 2 * e.cap else 2 * e.cap
-        if not grow(<void **>&e.moves, cap * sizeof(KMove)) or \
-                not grow(<void **>&e.acts, cap * sizeof(int32_t)):
+        if not regrow(<void **>&e.moves, cap * sizeof(KMove)) or \
+                not regrow(<void **>&e.acts, cap * sizeof(int32_t)):
             return NO_MEMORY
         e.cap = cap
     for i in range(n):
@@ -163,7 +155,7 @@ cdef int play(const Shared *sh, Env *e, const KMove *m) noexcept nogil:
     else:
         if e.nh == e.cap_hist:
             cap = 2 * e.cap_hist
-            if not grow(<void **>&e.hist, cap * sizeof(Pos)):
+            if not regrow(<void **>&e.hist, cap * sizeof(Pos)):
                 return NO_MEMORY
             e.cap_hist = cap
         e.hist[e.nh] = before
