@@ -150,3 +150,31 @@ def test_the_readmes_perft_signature_is_boards():
         parts.append(name if default is parameter.empty else f"{name}={default!r}")
     readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     assert f"board.perft({', '.join(parts)})" in readme
+
+
+def test_no_signature_shows_a_whole_variant_as_its_default():
+    # help() prints a default as its repr: a Variant's is a whole dataclass of rules.  The
+    # default game is written by its name (issue 23 found rl.env; Board, Engine and match had it)
+    import inspect
+    import pkgutil
+
+    import shashki
+    from shashki.variants import Variant
+    found = []
+    for info in pkgutil.walk_packages(shashki.__path__, "shashki."):
+        if ".rl" in info.name or info.name.endswith(("openspiel", "tuner", "__main__")):
+            continue            # (optional libraries; rl is tested in test_rl.py)
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if name.startswith("_") or getattr(value, "__module__", None) != info.name:
+                continue
+            targets = [value] + [member for member in vars(value).values()
+                                 if callable(member)] if inspect.isclass(value) else [value]
+            for target in targets:
+                try:
+                    parameters = inspect.signature(target).parameters.values()
+                except (TypeError, ValueError):
+                    continue
+                found += [f"{info.name}.{name}: {p.name}" for p in parameters
+                          if isinstance(p.default, Variant)]
+    assert not found

@@ -51,7 +51,7 @@ class Board(BoardCore):
 
     fmjd_draw_rules: bool
 
-    def __init__(self, variant: Union[str, Variant] = DEFAULT, fen: Optional[str] = None, *,
+    def __init__(self, variant: Union[str, Variant] = DEFAULT.name, fen: Optional[str] = None, *,
                  fmjd_draw_rules: Optional[bool] = None) -> None:
         chosen = get_variant(variant)
         position = Position(chosen, fen)

@@ -151,7 +151,7 @@ class Engine:
     default folder when it holds this game's; False for none).
     """
 
-    def __init__(self, variant: Union[str, Variant] = RUSSIAN, hash_mb: int = 32, *,
+    def __init__(self, variant: Union[str, Variant] = RUSSIAN.name, hash_mb: int = 32, *,
                  evaluation: Any = None, options: Optional[Mapping[str, object]] = None,
                  egdb: Any = None, **weights: int) -> None:
         self.variant = get_variant(variant)

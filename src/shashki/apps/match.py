@@ -247,7 +247,7 @@ def _points(value: float) -> str:
 
 def match(a: Union[str, EngineSpec, Player, Callable[[Board], Any]],
           b: Union[str, EngineSpec, Player, Callable[[Board], Any]],
-          variant: Union[str, Variant] = RUSSIAN, *,
+          variant: Union[str, Variant] = RUSSIAN.name, *,
           openings: Union[str, Iterable[Union[Opening, StartPosition, str]], None] = None,
           games: int = 10, depth: Optional[int] = None, movetime: Optional[float] = None,
           max_moves: int = DEFAULT_MAX_MOVES, seed: Seed = None,

@@ -232,7 +232,7 @@ class Game:
     _end: Optional[Board]       # the board after _nodes[:_end_plies], made on first use
     _end_plies: int
 
-    def __init__(self, variant: Union[str, Variant] = DEFAULT_VARIANT, fen: Optional[str] = None,
+    def __init__(self, variant: Union[str, Variant] = DEFAULT_VARIANT.name, fen: Optional[str] = None,
                  headers: Optional[Mapping[str, str]] = None) -> None:
         board = Board(variant, fen)
         self._setup(board, dict(_ROSTER))
