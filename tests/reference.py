@@ -158,8 +158,18 @@ def square_name(square, notation, size=8):
 # --- positions -----------------------------------------------------------------------------
 
 class Listing:
-    """What a reference derives from its rules (legal_routes, simple_moves, play): the legal
-    moves with their routes, and perft.  Shared with tests/reference_turkish.py."""
+    """What a reference derives from its rules (_routes_from, legal_routes, simple_moves,
+    play): the capture routes, the legal moves with their routes, and perft.  Shared with
+    tests/reference_turkish.py."""
+
+    def capture_routes(self):
+        """Every capture route of the side to move, before the choice rules: a dict
+        {(origin, captured tuple, destination): promoted}."""
+        routes = {}
+        for coord, piece in self.board.items():
+            if piece.color == self.turn:
+                self._routes_from(coord, piece, routes)
+        return routes
 
     def moves(self):
         """The legal moves: {(origin, destination, frozenset captured): (routes, promoted)}.
@@ -279,15 +289,6 @@ class Position(Listing):
 
     def far_rank(self, color):
         return self.size - 1 if color == WHITE else 0
-
-    def capture_routes(self):
-        """Every capture route of the side to move, before the choice rules: a dict
-        {(origin, captured tuple, destination): promoted}, all squares as ints."""
-        routes = {}
-        for coord, piece in self.board.items():
-            if piece.color == self.turn:
-                self._routes_from(coord, piece, routes)
-        return routes
 
     def _routes_from(self, origin, piece, routes):
         # The moving piece's origin counts as empty.  Turkish strike: captured pieces stay on

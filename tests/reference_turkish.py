@@ -107,15 +107,7 @@ class Position(Listing):
         return ((0, self.forward(piece.color)), (1, 0), (-1, 0))
 
     # --- captures --------------------------------------------------------------------------
-
-    def capture_routes(self):
-        """Every complete capture route of the side to move, before the majority rule:
-        {(origin, captured tuple, destination): promoted}."""
-        routes = {}
-        for coord, piece in self.board.items():
-            if piece.color == self.turn:
-                self._routes_from(coord, piece, routes)
-        return routes
+    # (Listing.capture_routes asks _routes_from for each piece of the side to move)
 
     def _routes_from(self, origin, piece, routes):
         others = {c: p for c, p in self.board.items() if c != origin}
