@@ -36,7 +36,6 @@ from .arrays cimport Buffer, new_buffer
 from .draws cimport DrawRules, DrawState
 
 from ..errors import BatchError, IllegalActionError, InvalidActionError
-from ..notation import illegal_move_error
 
 #: the moves beyond the first of each (origin, destination) in one position, at most
 ALTERNATES = MAXMOVES - 1
@@ -119,9 +118,7 @@ def move_to_action(Placement board, move, bint perspective=False):
     cdef int i
     if not isinstance(move, Move):
         raise InvalidActionError(f"an action is found for a Move, not {type(move).__name__}")
-    i = board.find(move)
-    if i < 0:
-        raise illegal_move_error(board, move)
+    i = board.legal_index(move)
     actions_of(board, perspective, acts)
     return acts[i]
 

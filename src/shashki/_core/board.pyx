@@ -25,7 +25,7 @@ from .enums cimport (T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KINGS_VS_LONE
 
 from ..colors import Color
 from ..errors import InvalidMoveError
-from ..notation import illegal_move_error, parse_move
+from ..notation import parse_move
 
 cdef tuple COLORS = (Color.WHITE, Color.BLACK)
 
@@ -217,9 +217,7 @@ cdef class BoardCore(Placement):
         elif not isinstance(move, Move):
             raise InvalidMoveError(f"push takes a Move or move text, not {type(move).__name__}")
         m = move
-        i = self.find(m)
-        if i < 0:
-            raise illegal_move_error(self, m)
+        i = self.legal_index(m)
         if m.stamp != self.table.stamp or m.notation is None:
             m = self.make(i)    # the board's own Move carries the route and the text
         self.push_index(i, m)
@@ -424,9 +422,7 @@ cdef class BoardCore(Placement):
         cdef int i
         if not isinstance(move, Move):
             raise InvalidMoveError(f"is_irreversible takes a Move, not {type(move).__name__}")
-        i = self.find(move)
-        if i < 0:
-            raise illegal_move_error(self, move)
+        i = self.legal_index(move)
         return not reversible(&self.pos, &self.table.moves[i], &self.draw_rules)
 
     @property

@@ -298,6 +298,14 @@ cdef class Placement:
             return -1
         return table_find(&self.table, m, self.kernel.bit, self.kernel.squares)
 
+    cdef int legal_index(self, Move m) except -1:
+        """The index of `m` among the legal moves; IllegalMoveError, saying why, if it is not
+        one of them (a move of another game included)."""
+        cdef int i = self.find(m)
+        if i < 0:
+            raise illegal_move_error(self, m)
+        return i
+
     @property
     def must_capture(self):
         """Whether the side to move must capture."""
@@ -418,16 +426,12 @@ cdef class Position(Placement):
         position is unchanged.  IllegalMoveError (a ValueError) for a move that is not legal
         here (a move of another game included), InvalidMoveError for text that is not a
         move."""
-        cdef int i
         if isinstance(move, str):
             move = parse_move(self, move)
         elif not isinstance(move, Move):
             raise InvalidMoveError(f"apply takes a Move or move text, not "
                                    f"{type(move).__name__}")
-        i = self.find(move)
-        if i < 0:
-            raise illegal_move_error(self, move)
-        return self.child(i)
+        return self.child(self.legal_index(move))
 
     cdef Position child(self, int i):
         cdef Pos next_pos
