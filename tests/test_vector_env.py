@@ -174,9 +174,14 @@ def test_arrays_are_read_only_views_or_copies():
     assert env.legal_actions.shape == (2, MAX_LEGAL) and env.legal_actions.dtype == np.int32
     with pytest.raises(ValueError):
         obs[0, 0, 0, 0] = 1.0
+    rng = np.random.default_rng(0)
     before = obs.copy()
-    env.step(random_actions(env, np.random.default_rng(0)))
-    assert not np.array_equal(obs, before)          # the view shows the new positions
+    after, *_ = env.step(random_actions(env, rng))
+    # the observations are two arrays written in turn: a step's obs lasts through the next
+    assert np.array_equal(obs, before) and not np.array_equal(after, before)
+    shown = after.copy()
+    env.step(random_actions(env, rng))
+    assert np.array_equal(after, shown) and not np.array_equal(obs, before)
     copying = VectorEnv("russian", 2, seed=0, copy=True)
     obs, mask = copying.reset()
     obs[0, 0, 0, 0] = 5.0                          # a copy: the env's own arrays unchanged
@@ -244,11 +249,11 @@ def test_final_observations_and_terminations_name_the_rule():
     rng = np.random.default_rng(3)
     seen = set()
     for _ in range(300):
-        _, _, rewards, terminated, truncated = env.step(random_actions(env, rng))
+        obs, _, rewards, terminated, truncated = env.step(random_actions(env, rng))
         for i in np.flatnonzero(terminated | truncated):
             seen.add(env.termination(int(i)))
             # a finished game's last position is not the new game's start
-            assert not np.array_equal(env.final_obs[i], env._obs[i])   # noqa: SLF001
+            assert not np.array_equal(env.final_obs[i], obs[i])
         assert set(np.unique(rewards[terminated])) <= {-1.0, 1.0}
         assert not rewards[~terminated].any()
     assert Termination.NO_MOVES in seen

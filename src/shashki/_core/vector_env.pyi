@@ -1,6 +1,6 @@
 """Type stubs of the compiled vector environment core (vector_env.pyx)."""
 
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 from .arrays import Buffer
 from .board import BoardCore
@@ -14,7 +14,10 @@ class VectorCore:
     @property
     def started(self) -> bool: ...
     @property
-    def obs(self) -> Buffer: ...
+    def observations(self) -> Tuple[Buffer, Buffer]: ...
+    @property
+    def page(self) -> int: ...
+    def turn_page(self) -> None: ...
     @property
     def final_obs(self) -> Buffer: ...
     @property

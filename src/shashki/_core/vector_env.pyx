@@ -12,17 +12,20 @@ by the same C rules as Board.outcome(claim_draw=True) and shashki.playouts (draw
 finished game's last observation goes to `final_obs`, and the env starts a new game at once
 (Gymnasium's "same-step" autoreset).
 
-The observation row of an env is updated in place: only the cells of the pieces that moved (all
-of them when the side seen from changes: `perspective`) and the planes whose one value changed
-are written, so that a ply writes a few cache lines, not a whole observation.  Each env keeps
-what its row shows (Env.shown) for that; the mask likewise keeps its row's legal actions
-(`legal_actions`), so a ply clears and sets only those.  The arrays are the env's: shashki.rl
-hands them out read-only.
+The observations are two arrays used in turn, a step writing one (`page`) while the other
+keeps the last step's.  An env's row in one array is thus two plies behind, the same side to
+move (unless a new game began), seen from the same side and with the same side-to-move plane:
+only the cells of the pieces that moved in those two plies and the planes whose one value
+changed are written, a few cache lines a ply, not a whole observation.  (With one array and
+`perspective`, the side seen from changes every ply and every piece moves in the picture.)
+Each env keeps what each of its two rows shows (Env.shown) for that; the mask likewise keeps
+its row's legal actions (`legal_actions`), so a ply clears and sets only those.  The arrays are
+the env's: shashki.rl hands them out read-only.
 """
 
 from cpython.mem cimport PyMem_RawMalloc, PyMem_RawFree
 from libc.stdint cimport int32_t, int64_t, uint8_t
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList, KernelOps, ctz,
                       popcount, make_move, random_below, prefetch)
@@ -31,7 +34,7 @@ from .position cimport Kernel
 from .draws cimport (DrawRules, DrawState, draws_after, draw_rule, third_time,
                      repetition_ahead, occurrences)
 from .enums cimport T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KING_CROWNED
-from .actions cimport PLANES, position_actions, position_planes, history_values, fraction, fill
+from .actions cimport PLANES, move_actions, position_planes, history_values, fraction, fill
 from .playouts cimport mix, next_random, regrow
 from .arrays cimport Buffer, new_buffer
 
@@ -46,6 +49,12 @@ cdef enum:
     OPENING_TRIES = 64
     NO_MEMORY = 1
     OVERFLOW = 2
+
+
+cdef struct Shown:
+    u64 bits[4]                 # the bits of planes 0-3 that an observation row shows
+    bint flip                   # seen from Black's side
+    float fill[PLANES]          # the one value of planes 4-9 in the row
 
 
 cdef struct Shared:
@@ -64,8 +73,11 @@ cdef struct Shared:
     Pos start
     DrawState start_draws
     int cell[2][64]             # ghost bit -> its cell, seen from White's side and from Black's
-    float *obs
+    float *obs[2]               # the two observation arrays (the one a step writes: page)
+    int page
     float *final_obs
+    float *start_obs            # the start position's observation row (NULL: random openings)
+    Shown start_shown           # what it shows
     uint8_t *mask
     int32_t *legal
     int32_t *counts
@@ -89,30 +101,31 @@ cdef struct Env:
     Pos *hist                   # the positions before the plies since the last irreversible one
     int nh
     int cap_hist
-    u64 shown[4]                # the bits of planes 0-3 that the observation row shows
-    bint shown_flip             # seen from Black's side
-    float shown_fill[PLANES]    # the one value of planes 4-9 in the row
+    Shown shown[2]              # what the env's row of each observation array shows
 
 
 # --- one env ----------------------------------------------------------------------------------
 
+cdef inline bint flip_of(const Shared *sh, const Env *e) noexcept nogil:
+    return sh.perspective and e.pos.turn == BLACK
+
+
 cdef int list_moves(const Shared *sh, Env *e, MoveList *ml) noexcept nogil:
-    """The legal moves of e.pos and their actions into e.moves, e.acts (ml keeps them too, for
-    the rules that look at them): 0, or NO_MEMORY / OVERFLOW."""
-    cdef int32_t acts[MAXMOVES]
-    cdef int i, n, cap
-    n = position_actions(sh.ops, &e.pos, sh.perspective and e.pos.turn == BLACK, ml, acts)
-    if n < 0:
+    """The legal moves of e.pos into e.moves and their actions into e.acts (ml keeps the
+    moves too, for the rules that look at them): 0, or NO_MEMORY / OVERFLOW."""
+    cdef int n, cap
+    sh.ops.moves(&e.pos, ml)
+    if ml.overflow:
         return OVERFLOW
+    n = ml.n
     if n > e.cap:
         cap = n if n > 2 * e.cap else 2 * e.cap
         if not regrow(<void **>&e.moves, cap * sizeof(KMove)) or \
                 not regrow(<void **>&e.acts, cap * sizeof(int32_t)):
             return NO_MEMORY
         e.cap = cap
-    for i in range(n):
-        e.moves[i] = ml.moves[i]
-        e.acts[i] = acts[i]
+    memcpy(e.moves, ml.moves, n * sizeof(KMove))
+    move_actions(ml.moves, n, sh.ops.square, sh.ops.squares, flip_of(sh, e), e.acts)
     e.n = n
     return 0
 
@@ -193,10 +206,6 @@ cdef int new_game(const Shared *sh, Env *e, MoveList *ml) noexcept nogil:
 
 # --- the rows of the arrays --------------------------------------------------------------------
 
-cdef inline bint flip_of(const Shared *sh, const Env *e) noexcept nogil:
-    return sh.perspective and e.pos.turn == BLACK
-
-
 cdef inline void piece_planes(const Env *e, bint flip, u64 *out) noexcept nogil:
     # the bits of planes 0-3: the men and kings of the side seen from, then the other side's
     cdef int me = BLACK if flip else WHITE
@@ -225,9 +234,9 @@ cdef void runs_plane(const Shared *sh, const Env *e, bint flip, float *plane) no
             plane[sh.cell[flip][run & 63]] = fraction(run >> 6, sh.ops.king_limit)
 
 
-cdef void write_obs(const Shared *sh, Env *e, float *row, bint keep) noexcept nogil:
-    """The whole observation of e.pos into `row`; with `keep`, remembered as what the row
-    shows (the env's own row: write_obs_step updates it from there)."""
+cdef void write_obs(const Shared *sh, Env *e, float *row, Shown *shown) noexcept nogil:
+    """The whole observation of e.pos into `row`; what it shows into `shown` unless NULL (the
+    env's own rows: write_obs_step updates them from there)."""
     cdef bint flip = flip_of(sh, e)
     cdef float v[PLANES]
     cdef int k
@@ -237,16 +246,16 @@ cdef void write_obs(const Shared *sh, Env *e, float *row, bint keep) noexcept no
     for k in range(5, PLANES):
         if v[k]:
             fill(row + k * sh.cells, sh.cells, v[k])
-    if keep:
-        piece_planes(e, flip, e.shown)
-        e.shown_flip = flip
+    if shown != NULL:
+        piece_planes(e, flip, shown.bits)
+        shown.flip = flip
         for k in range(4, PLANES):
-            e.shown_fill[k] = v[k]
+            shown.fill[k] = v[k]
 
 
-cdef void write_obs_step(const Shared *sh, Env *e, float *row) noexcept nogil:
-    """The observation of e.pos into its row, which shows the env's last position: only the
-    cells and planes that changed are written."""
+cdef void write_obs_step(const Shared *sh, Env *e, float *row, Shown *shown) noexcept nogil:
+    """The observation of e.pos into `row`, which shows what `shown` says: only the cells and
+    planes that changed are written."""
     cdef bint flip = flip_of(sh, e)
     cdef u64 now[4]
     cdef u64 d
@@ -255,29 +264,32 @@ cdef void write_obs_step(const Shared *sh, Env *e, float *row) noexcept nogil:
     cdef const int *cell = sh.cell[flip]
     cdef int k, b
     piece_planes(e, flip, now)
-    for k in range(4):
-        plane = row + k * sh.cells
-        if flip == e.shown_flip:
-            d = e.shown[k] ^ now[k]
+    if flip == shown.flip:
+        for k in range(4):
+            plane = row + k * sh.cells
+            d = shown.bits[k] ^ now[k]
             while d:
                 b = ctz(d)
                 d &= d - 1
                 plane[cell[b]] = <float>((now[k] >> b) & 1)
-        else:
-            # seen from the other side now: every piece is somewhere else in the picture
-            if k == 0:
-                memset(row, 0, 4 * sh.cells * sizeof(float))
+            shown.bits[k] = now[k]
+    else:
+        # seen from the other side now (a new game began with the other side to move): every
+        # piece is somewhere else in the picture
+        memset(row, 0, 4 * sh.cells * sizeof(float))
+        for k in range(4):
+            plane = row + k * sh.cells
             d = now[k]
             while d:
                 plane[cell[ctz(d)]] = 1.0
                 d &= d - 1
-        e.shown[k] = now[k]
-    e.shown_flip = flip
+            shown.bits[k] = now[k]
+        shown.flip = flip
     plane_values(sh, e, v)
     for k in range(4, PLANES):
-        if v[k] != e.shown_fill[k]:
+        if v[k] != shown.fill[k]:
             fill(row + k * sh.cells, sh.cells, v[k])
-            e.shown_fill[k] = v[k]
+            shown.fill[k] = v[k]
     if sh.ops.king_limit:
         runs_plane(sh, e, flip, row + 8 * sh.cells)
 
@@ -316,7 +328,12 @@ cdef int start_env(const Shared *sh, Env *e, Py_ssize_t i, MoveList *ml) noexcep
     cdef int err = new_game(sh, e, ml)
     if err:
         return err
-    write_obs(sh, e, obs_row(sh, sh.obs, i), True)
+    if sh.start_obs != NULL:
+        # every game starts from the start position: its row is copied, not drawn
+        memcpy(obs_row(sh, sh.obs[sh.page], i), sh.start_obs, PLANES * sh.cells * sizeof(float))
+        e.shown[sh.page] = sh.start_shown
+    else:
+        write_obs(sh, e, obs_row(sh, sh.obs[sh.page], i), &e.shown[sh.page])
     show_moves(sh, e, i)
     sh.turns[i] = <uint8_t>e.pos.turn
     sh.plies[i] = <int32_t>e.ply
@@ -332,6 +349,8 @@ cdef int step_env(const Shared *sh, Env *e, Py_ssize_t i, int64_t action,
     cdef int code, winner, err
     cdef float reward = 0.0
     cdef bint terminated = False, truncated = False
+    cdef float *final
+    cdef Shown shown
     while e.acts[j] != action:
         j += 1
     err = play(sh, e, &e.moves[j])
@@ -352,9 +371,13 @@ cdef int step_env(const Shared *sh, Env *e, Py_ssize_t i, int64_t action,
     sh.truncated[i] = truncated
     sh.codes[i] = <uint8_t>code
     if terminated or truncated:
-        write_obs(sh, e, obs_row(sh, sh.final_obs, i), False)
+        # the last observation: the env's row two plies back, brought up to date
+        final = obs_row(sh, sh.final_obs, i)
+        memcpy(final, obs_row(sh, sh.obs[sh.page], i), PLANES * sh.cells * sizeof(float))
+        shown = e.shown[sh.page]
+        write_obs_step(sh, e, final, &shown)
         return start_env(sh, e, i, ml)
-    write_obs_step(sh, e, obs_row(sh, sh.obs, i))
+    write_obs_step(sh, e, obs_row(sh, sh.obs[sh.page], i), &e.shown[sh.page])
     show_moves(sh, e, i)
     sh.turns[i] = <uint8_t>e.pos.turn
     sh.plies[i] = <int32_t>e.ply
@@ -372,12 +395,12 @@ cdef enum:
 
 cdef inline void fetch_rows(const Shared *sh, const Env *e, Py_ssize_t i) noexcept nogil:
     cdef const char *p = <const char *>e
-    cdef const char *row = <const char *>obs_row(sh, sh.obs, i)
+    cdef const char *row = <const char *>obs_row(sh, sh.obs[sh.page], i)
     cdef int k
     for k in range(0, sizeof(Env), 64):
         prefetch(p + k)
-    # planes 0-4, those a ply changes (the others rarely)
-    for k in range(0, 5 * sh.cells * sizeof(float), 64):
+    # planes 0-3, those a ply changes (the others rarely)
+    for k in range(0, 4 * sh.cells * sizeof(float), 64):
         prefetch(row + k)
     prefetch(sh.legal + i * MAXMOVES)
 
@@ -399,7 +422,8 @@ cdef inline void fetch_state(const Shared *sh, const Env *e, Py_ssize_t i) noexc
 
 cdef class VectorCore:
     """The envs of one shashki.rl.VectorEnv and their arrays (Buffers, env i at index i):
-    obs (num_envs * PLANES, rows, files) float32, final_obs the same, mask (num_envs, actions)
+    observations, two of (num_envs * PLANES, rows, files) float32 written in turn (the last
+    written: page), final_obs the same, mask (num_envs, actions)
     uint8, legal_actions (num_envs, MAX_LEGAL) int32 (-1 after the legal ones), legal_counts
     int32, rewards float32, terminated, truncated, terminations (the Termination code of the
     step's end, 0: none), turns (0 White, 1 Black to move) uint8, plies int32."""
@@ -413,8 +437,9 @@ cdef class VectorCore:
     cdef MoveList **scratch     # one move list a chunk
     cdef int *errors            # a chunk's NO_MEMORY or OVERFLOW
     cdef readonly bint started
-    cdef readonly Buffer obs
+    cdef readonly tuple observations
     cdef readonly Buffer final_obs
+    cdef Buffer start_row
     cdef readonly Buffer mask
     cdef readonly Buffer legal_actions
     cdef readonly Buffer legal_counts
@@ -454,6 +479,7 @@ cdef class VectorCore:
         cdef const KernelOps *ops = board.ops
         cdef int f, b, s, v
         cdef Py_ssize_t i
+        cdef Env first
         self.kernel = board.kernel
         self.variant = board.variant
         sh.ops = ops
@@ -484,7 +510,8 @@ cdef class VectorCore:
                     continue
                 v = ops.squares - 1 - s if f else s
                 sh.cell[f][b] = (v // ops.width) * ops.files + ops.file[v]
-        self.obs = new_buffer("f", 3, n * PLANES, ops.rows, ops.files)
+        self.observations = (new_buffer("f", 3, n * PLANES, ops.rows, ops.files),
+                             new_buffer("f", 3, n * PLANES, ops.rows, ops.files))
         self.final_obs = new_buffer("f", 3, n * PLANES, ops.rows, ops.files)
         self.mask = new_buffer("B", 2, n, sh.size)
         self.legal_actions = new_buffer("i", 2, n, MAXMOVES)
@@ -495,7 +522,9 @@ cdef class VectorCore:
         self.terminations = new_buffer("B", 1, n)
         self.turns = new_buffer("B", 1, n)
         self.plies = new_buffer("i", 1, n)
-        sh.obs = <float *>self.obs.data
+        sh.obs[0] = <float *>(<Buffer>self.observations[0]).data
+        sh.obs[1] = <float *>(<Buffer>self.observations[1]).data
+        sh.page = 0
         sh.final_obs = <float *>self.final_obs.data
         sh.mask = <uint8_t *>self.mask.data
         sh.legal = <int32_t *>self.legal_actions.data
@@ -508,6 +537,14 @@ cdef class VectorCore:
         sh.plies = <int32_t *>self.plies.data
         for i in range(n * MAXMOVES):
             sh.legal[i] = -1
+        self.start_row = new_buffer("f", 1, PLANES * sh.cells)
+        sh.start_obs = NULL
+        if opening_plies == 0:
+            memset(&first, 0, sizeof(Env))
+            first.pos = sh.start
+            first.draws = sh.start_draws
+            sh.start_obs = <float *>self.start_row.data
+            write_obs(sh, &first, sh.start_obs, &sh.start_shown)
         self.envs = <Env *>PyMem_RawMalloc(n * sizeof(Env) if n else 1)
         if self.envs == NULL:
             raise MemoryError()
@@ -537,6 +574,16 @@ cdef class VectorCore:
     @property
     def num_envs(self):
         return self.n
+
+    @property
+    def page(self):
+        """The observation array the last reset or step wrote (0 or 1)."""
+        return self.sh.page
+
+    def turn_page(self):
+        """Write the next step into the other observation array (once a step, before
+        step_chunk)."""
+        self.sh.page ^= 1
 
     @property
     def chunks(self):

@@ -46,7 +46,10 @@ Conventions (Gymnasium's vector API where it fits a game of two players taking t
   from it and the env's index, numpy's SeedSequence), a sequence of one int per env, or None
   (fresh entropy).  The same seed gives the same games for any `jobs`.
 - **arrays**: the returned arrays are views of the env's own buffers, read-only and overwritten
-  by the next step (as Gymnasium's ``copy=False``); ``copy=True`` returns copies.
+  by the next step (as Gymnasium's ``copy=False``); ``copy=True`` returns copies.  The
+  observations are two buffers written in turn, so a step's ``obs`` still holds its values
+  after the next step (the pair of a transition needs no copy) and is overwritten by the one
+  after; every other array by the next step.
 """
 
 from __future__ import annotations
@@ -124,7 +127,8 @@ class VectorEnv:
                                 opening)
         core = self._core
         shape = (count, *self.variant.planes_shape)
-        self._obs = self._view(core.obs, shape)
+        # two arrays written in turn (vector_env.pyx): a step's obs lasts through the next step
+        self._obs = tuple(self._view(page, shape) for page in core.observations)
         self._final_obs = self._view(core.final_obs, shape)
         self._mask = self._view(core.mask).view(np.bool_)
         self._legal = self._view(core.legal_actions)
@@ -236,7 +240,7 @@ class VectorEnv:
             seeds = None
         self._seeds = None
         self._core.reset(seeds)
-        return self._out(self._obs), self._out(self._mask)
+        return self._out(self._obs[self._core.page]), self._out(self._mask)
 
     def step(self, actions: Any) -> Tuple[Any, Any, Any, Any, Any]:
         """Play one action in every env: returns (obs, mask, rewards, terminated, truncated),
@@ -254,6 +258,7 @@ class VectorEnv:
         chosen = np.ascontiguousarray(chosen, dtype=np.int64)
         core = self._core
         core.check(chosen)
+        core.turn_page()
         if self.jobs == 1:
             core.step_chunk(chosen, 0)
         else:
@@ -266,7 +271,7 @@ class VectorEnv:
                 for future in futures:
                     future.result()
         core.raise_errors()
-        return (self._out(self._obs), self._out(self._mask), self._out(self._rewards),
+        return (self._out(self._obs[core.page]), self._out(self._mask), self._out(self._rewards),
                 self._out(self._terminated), self._out(self._truncated))
 
     def close(self) -> None:
