@@ -6,6 +6,7 @@ import pickle
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -167,3 +168,23 @@ def test_the_interpreter_exits_cleanly():
             "s = g.new_initial_state(); s.apply_action(s.legal_actions()[0]); print('done')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.strip() == "done", out.stderr[-2000:]
+
+
+def test_alphazero_example_learns_a_step(tmp_path):
+    # OpenSpiel's AlphaZero (JAX/Flax: the extra alphazero) through examples/: its actor and
+    # evaluator processes are spawned and must find shashki_russian registered too.  A minute
+    # or two; skipped without flax.
+    pytest.importorskip("flax")
+    pytest.importorskip("orbax.checkpoint")
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, str(root / "examples" / "alphazero_openspiel.py"),
+         "--game=shashki_russian", f"--path={tmp_path}", "--max_steps=1", "--actors=1",
+         "--evaluators=1", "--max_simulations=4", "--nn_model=mlp", "--nn_width=32",
+         "--nn_depth=1", "--replay_buffer_size=64", "--train_batch_size=16",
+         "--checkpoint_freq=1"],
+        capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-2000:]
+    log = done.stdout + done.stderr
+    assert "Starting game shashki_russian" in log and "Losses(total:" in log
+    assert "Checkpoint saved: 1" in log and (tmp_path / "checkpoint-1").is_dir()

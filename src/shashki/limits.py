@@ -46,8 +46,12 @@ MAX_PLY = 100
 #: - lmr: late quiet moves are searched a ply (two, late in a non-PV node) less deep first,
 #:   and again in full when they beat alpha (0: off; on by default since its SPRT, +50.6 Elo
 #:   at 20,000 nodes in russian: benchmarks/sprt/README.md)
+#: - malus: a quiet move that beats beta also takes its bonus off the history of the quiet
+#:   moves tried before it at that node (0: off)
+#: - probcut: at a non-PV node of depth 3 or more, a null-window search of 40% of the depth
+#:   that beats beta by this margin (centi-men) a ply of depth cuts the node off (0: off)
 SEARCH_OPTIONS: Dict[str, int] = {"aspiration": 0, "egdb": 1, "threats": 0, "time_use": 100,
-                                  "extend": 0, "fade": 60, "lmr": 1}
+                                  "extend": 0, "fade": 60, "lmr": 1, "malus": 0, "probcut": 0}
 
 #: the deepest search, in plies (the C search keeps room for quiescence beyond it)
 MAX_DEPTH = MAX_PLY - 11

@@ -26,7 +26,7 @@ from .position cimport Kernel, Placement, Position, new_position
 from .board cimport BoardCore
 from .draws cimport DrawRules, DrawState, draws_after, draw_rule
 from .enums cimport (T_NONE, MAXPLY, O_ASPIRATION, O_EGDB, O_THREATS, O_TIME_USE, O_EXTEND,
-                     O_FADE, O_LMR, NOPTIONS)
+                     O_FADE, O_LMR, O_MALUS, O_PROBCUT, NOPTIONS)
 from .egdb cimport Egdb, egdb_probe, EG_MAXD
 
 from ..limits import SEARCH_OPTIONS
@@ -247,14 +247,23 @@ cdef inline void remember(MoveId *id, const Move *m) noexcept nogil:
     id.captured = m.captured
 
 
+cdef inline void history_add(Engine *e, const Move *m, int bonus) noexcept nogil:
+    # bounded: every entry is halved when one passes 2^20 either way
+    cdef int j
+    e.history[m.frm][m.to] += bonus
+    if e.history[m.frm][m.to] > (1 << 20) or e.history[m.frm][m.to] < -(1 << 20):
+        for j in range(64 * 64):
+            (&e.history[0][0])[j] //= 2
+
+
 cdef int search(Engine *e, const Pos *p, u64 key, int depth, int alpha, int beta,
-                int ply, const DrawState *d) noexcept nogil:
+                int ply, const DrawState *d, bint probe=False) noexcept nogil:
     cdef MoveList ml
     cdef int order[MAXMOVES]
     cdef Pos child
     cdef TTEntry *te
     cdef MoveId hash_move
-    cdef int i, j, k, score, best, new_depth, tt_score, old_alpha, reduction
+    cdef int i, j, k, score, best, new_depth, tt_score, old_alpha, reduction, margin
     cdef bint pv_node = beta - alpha > 1
     cdef DrawState cd
     cdef bint captures, replace, have_hash = False
@@ -325,6 +334,18 @@ cdef int search(Engine *e, const Pos *p, u64 key, int depth, int alpha, int beta
                     (te.flag == UPPER and tt_score <= alpha):
                 return tt_score
 
+    # ProbCut: a shallow null-window search (40% of the depth) that beats beta by a margin
+    # says a full one would beat beta too; the probe itself is not probed again
+    if e.opt[O_PROBCUT] and not probe and not pv_node and depth >= 3 and \
+            -BOUND < beta < BOUND:
+        margin = depth * e.opt[O_PROBCUT]
+        score = search(e, p, key, depth * 40 // 100, beta + margin - 1, beta + margin, ply, d,
+                       True)
+        if e.stop:
+            return 0
+        if score >= beta + margin:
+            return score - margin
+
     # move ordering scores
     for i in range(ml.n):
         m = &ml.moves[i]
@@ -376,14 +397,15 @@ cdef int search(Engine *e, const Pos *p, u64 key, int depth, int alpha, int beta
                 not m.promote and order[i] < (1 << 28):
             reduction = 2 if not pv_node and i >= 4 else 1
         if i == 0:
-            score = -search(e, &child, ckey, new_depth, -beta, -alpha, ply + 1, &cd)
+            score = -search(e, &child, ckey, new_depth, -beta, -alpha, ply + 1, &cd, probe)
         else:
             score = -search(e, &child, ckey, new_depth - reduction, -alpha - 1, -alpha, ply + 1,
-                            &cd)
+                            &cd, probe)
             if reduction and score > alpha and not e.stop:
-                score = -search(e, &child, ckey, new_depth, -alpha - 1, -alpha, ply + 1, &cd)
+                score = -search(e, &child, ckey, new_depth, -alpha - 1, -alpha, ply + 1, &cd,
+                                probe)
             if alpha < score < beta and not e.stop:
-                score = -search(e, &child, ckey, new_depth, -beta, -alpha, ply + 1, &cd)
+                score = -search(e, &child, ckey, new_depth, -beta, -alpha, ply + 1, &cd, probe)
         if e.stop:
             e.nkeys -= 1
             return 0
@@ -404,10 +426,11 @@ cdef int search(Engine *e, const Pos *p, u64 key, int depth, int alpha, int beta
                         if not same_move(m, &e.killers[ply][0]):
                             e.killers[ply][1] = e.killers[ply][0]
                             e.killers[ply][0] = hash_move
-                        e.history[m.frm][m.to] += depth * depth
-                        if e.history[m.frm][m.to] > (1 << 20):
-                            for j in range(64 * 64):
-                                (&e.history[0][0])[j] >>= 1
+                        history_add(e, m, depth * depth)
+                        if e.opt[O_MALUS]:
+                            for j in range(i):
+                                if not ml.moves[j].ncapt:
+                                    history_add(e, &ml.moves[j], -depth * depth)
                     break
         if i == 0 and not have_hash:
             remember(&hash_move, m)
