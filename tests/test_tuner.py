@@ -29,3 +29,18 @@ def test_selfplay_and_fit(tmp_path):
     assert tuner.main(["fit", "english", str(tmp_path / "d.npz"), "--start", "classic",
                        "--out", str(tmp_path / "out.json")]) == 0
     assert weights.load(tmp_path / "out.json", "english").variant.name == "english"
+
+
+def test_train_is_rounds_of_selfplay_and_fit_and_repeats_itself(tmp_path, capsys):
+    # one command: each round plays with the weights of the round before; the same arguments
+    # write the same weights (searches bounded by nodes, games seeded)
+    argv = ["train", "international", "--rounds", "2", "--games", "6", "--nodes", "200",
+            "--start", "classic"]
+    assert tuner.main([*argv, "--out", str(tmp_path / "a.json")]) == 0
+    assert "round 2:" in capsys.readouterr().out
+    first = weights.load(tmp_path / "a-r1.json", "international")
+    last = weights.load(tmp_path / "a.json", "international")
+    assert last == weights.load(tmp_path / "a-r2.json", "international")
+    assert first != weights.classic("international") and last != first
+    assert tuner.main([*argv, "--out", str(tmp_path / "b.json")]) == 0
+    assert weights.load(tmp_path / "b.json", "international") == last

@@ -9,6 +9,16 @@ position of every game (no capture to make: there the evaluation is what the sea
 uses), the value of each evaluation term (Searcher.features), the phase, and the game's result
 from the side to move's point of view (1 won, 1/2 drawn, 0 lost).
 
+`train` is the two in turn, from one command: each round plays `--games` games with the
+weights of the round before (the game's own at first), fits new weights to them from those,
+and writes them (``OUT`` with ``-r1``, ``-r2``, ... before its suffix; the last round's also
+to ``OUT``).  Given its arguments it is deterministic: each game's search is bounded by nodes
+and seeded, so the same command writes the same weights (docs/strength.md lists the commands
+behind the weights shipped).
+
+    python -m shashki.tuner train international --rounds 2 --games 1200 --nodes 3000 -j 2 \
+        --out src/shashki/data/eval/international.json
+
 `fit` finds the weights whose evaluation best predicts those results: the probability of a
 win is taken as sigmoid(k * evaluation), k is fitted first to the starting weights, then every
 weight (middlegame and endgame) by L-BFGS on the mean squared error, with a small pull toward
@@ -27,6 +37,7 @@ import multiprocessing
 import random
 import sys
 import time
+from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -193,6 +204,29 @@ def fit(data: Dict[str, np.ndarray], start: Weights, *, l2: float = 1e-7,
     return tuned, report
 
 
+def train(variant: Variant, rounds: int, games: int, nodes: int, *, jobs: int = 1,
+          start: Optional[str] = None, seed: int = 1, l2: float = 1e-7, out: str) -> int:
+    """`rounds` rounds of selfplay and fit (the `train` command), each with the weights of the
+    one before; every round's weights written beside `out`, the last also to `out`."""
+    path = Path(out)
+    weights = start
+    for r in range(1, rounds + 1):
+        began = time.time()
+        data = selfplay(variant, games, nodes, concurrency=jobs, evaluation=weights,
+                        seed=seed + r - 1, progress=True)
+        tuned, report = fit(data, load(weights, variant), l2=l2)
+        step = path.with_name(f"{path.stem}-r{r}{path.suffix}")
+        tuned.save(str(step))
+        print(f"round {r}: {len(data['result'])} positions of {games} games, "
+              + ", ".join(f"{k} {v:.6g}" for k, v in report.items())
+              + f", {time.time() - began:.0f} s; weights written to {step}", flush=True)
+        weights = str(step)
+    assert weights is not None
+    Path(out).write_bytes(Path(weights).read_bytes())
+    print(f"weights written to {out}")
+    return 0
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m shashki.tuner", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -213,8 +247,23 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                                  "game's)")
     f.add_argument("--l2", type=float, default=1e-7)
     f.add_argument("--out", required=True, help="the JSON file of weights to write")
+    t = sub.add_parser("train", help="self-play and fit in rounds, each round playing "
+                                     "with the weights of the one before")
+    t.add_argument("variant")
+    t.add_argument("--rounds", type=int, default=1)
+    t.add_argument("--games", type=int, default=1000)
+    t.add_argument("--nodes", type=int, default=5000)
+    t.add_argument("--jobs", "-j", type=int, default=1)
+    t.add_argument("--start", default=None, help="the weights of the first round (default: "
+                                                 "the game's)")
+    t.add_argument("--seed", type=int, default=1)
+    t.add_argument("--l2", type=float, default=1e-7)
+    t.add_argument("--out", required=True, help="the JSON file of the last round's weights")
     args = parser.parse_args(argv)
     variant = get_variant(args.variant)
+    if args.command == "train":
+        return train(variant, args.rounds, args.games, args.nodes, jobs=args.jobs,
+                     start=args.start, seed=args.seed, l2=args.l2, out=args.out)
     if args.command == "selfplay":
         data = selfplay(variant, args.games, args.nodes, concurrency=args.jobs,
                         evaluation=args.eval, seed=args.seed, progress=True)
