@@ -217,7 +217,8 @@ def train(variant: Variant, rounds: int, games: int, nodes: int, *, jobs: int = 
         tuned, report = fit(data, load(weights, variant), l2=l2)
         step = path.with_name(f"{path.stem}-r{r}{path.suffix}")
         tuned.save(str(step))
-        print(f"round {r}: {len(data['result'])} positions of {games} games, "
+        played = int(data["game"].max()) + 1       # (fewer when the openings run out)
+        print(f"round {r}: {len(data['result'])} positions of {played} games, "
               + ", ".join(f"{k} {v:.6g}" for k, v in report.items())
               + f", {time.time() - began:.0f} s; weights written to {step}", flush=True)
         weights = str(step)
