@@ -241,7 +241,8 @@ def test_module_search_does_not_depend_on_earlier_calls():
 
 
 @pytest.mark.parametrize("options", [{"aspiration": 25}, {"threats": 1}, {"extend": 1},
-                                     {"threats": 1, "extend": 1}, {"lmr": 0}])
+                                     {"threats": 1, "extend": 1}, {"lmr": 0},
+                                     {"malus": 1}, {"probcut": 0}, {"probcut": 40}])
 def test_search_options_change_the_search_not_its_legality(options):
     board = shashki.Board("russian")
     plain = Engine("russian", 4, options={}).search(board, depth=9)
@@ -250,6 +251,15 @@ def test_search_options_change_the_search_not_its_legality(options):
     result = other.search(board, depth=9)
     assert result.best_move in board.legal_moves and result.depth == 9
     assert result.nodes != plain.nodes
+
+
+def test_probcut_cuts_nodes_off():
+    # the shallow probe cuts off non-PV nodes that a full search would have searched: the
+    # same depth costs fewer nodes, and a wider margin cuts off fewer of them
+    board = shashki.Board("russian")
+    nodes = [Engine("russian", 4, options={"probcut": margin}).search(board, depth=15).nodes
+             for margin in (0, 15, 200)]
+    assert nodes[1] < nodes[0] and nodes[1] < nodes[2]
 
 
 @pytest.mark.parametrize("options, message", [({"lmrr": 1}, "unknown search option"),

@@ -49,9 +49,11 @@ MAX_PLY = 100
 #: - malus: a quiet move that beats beta also takes its bonus off the history of the quiet
 #:   moves tried before it at that node (0: off)
 #: - probcut: at a non-PV node of depth 3 or more, a null-window search of 40% of the depth
-#:   that beats beta by this margin (centi-men) a ply of depth cuts the node off (0: off)
+#:   that beats beta by this margin (centi-men) a ply of depth cuts the node off (0: off; 15
+#:   by default since its SPRTs at 20,000 nodes: +44.3 Elo in english, +37.4 in russian,
+#:   +34.3 in international)
 SEARCH_OPTIONS: Dict[str, int] = {"aspiration": 0, "egdb": 1, "threats": 0, "time_use": 100,
-                                  "extend": 0, "fade": 60, "lmr": 1, "malus": 0, "probcut": 0}
+                                  "extend": 0, "fade": 60, "lmr": 1, "malus": 0, "probcut": 15}
 
 #: the deepest search, in plies (the C search keeps room for quiescence beyond it)
 MAX_DEPTH = MAX_PLY - 11
