@@ -35,7 +35,7 @@ def test_train_is_rounds_of_selfplay_and_fit_and_repeats_itself(tmp_path, capsys
     # one command: each round plays with the weights of the round before; the same arguments
     # write the same weights (searches bounded by nodes, games seeded)
     argv = ["train", "international", "--rounds", "2", "--games", "6", "--nodes", "200",
-            "--start", "classic"]
+            "--start", "classic", "--option", "probcut=0"]
     assert tuner.main([*argv, "--out", str(tmp_path / "a.json")]) == 0
     assert "round 2:" in capsys.readouterr().out
     first = weights.load(tmp_path / "a-r1.json", "international")
@@ -44,3 +44,11 @@ def test_train_is_rounds_of_selfplay_and_fit_and_repeats_itself(tmp_path, capsys
     assert first != weights.classic("international") and last != first
     assert tuner.main([*argv, "--out", str(tmp_path / "b.json")]) == 0
     assert weights.load(tmp_path / "b.json", "international") == last
+
+
+def test_bad_self_play_options_are_refused_before_any_game():
+    from shashki.errors import InvalidOptionError
+    with pytest.raises(InvalidOptionError, match="unknown search option"):
+        tuner.selfplay("russian", 2, nodes=100, options={"nosuch": 1})
+    with pytest.raises(SystemExit):
+        tuner.main(["train", "russian", "--option", "probcut", "--out", "x.json"])

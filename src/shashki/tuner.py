@@ -16,8 +16,8 @@ to ``OUT``).  Given its arguments it is deterministic: each game's search is bou
 and seeded, so the same command writes the same weights (docs/strength.md lists the commands
 behind the weights shipped).
 
-    python -m shashki.tuner train international --rounds 2 --games 1200 --nodes 3000 -j 2 \
-        --out src/shashki/data/eval/international.json
+    python -m shashki.tuner train international --rounds 3 --games 1500 --nodes 2000 \\
+        --option probcut=0 --out src/shashki/data/eval/international.json
 
 `fit` finds the weights whose evaluation best predicts those results: the probability of a
 win is taken as sigmoid(k * evaluation), k is fitted first to the starting weights, then every
@@ -125,6 +125,8 @@ def selfplay(variant: Any, games: int, nodes: int = 5000, *, concurrency: int = 
     """Play `games` games and return the arrays of their quiet positions: features, phase,
     result (for the side to move) and game (the number of the game it comes from)."""
     variant = get_variant(variant)
+    # checked here, not in the workers' initializer (a pool restarts a worker that fails there)
+    Engine(variant, 1, evaluation=evaluation, options=options, egdb=False)
     starts = start_positions(variant, games, seed)
     tasks = [(i, fen, nodes, max_moves, seed * 100_003 + i) for i, fen in enumerate(starts)]
     parts: List[Tuple[np.ndarray, np.ndarray, np.ndarray]] = []
@@ -205,7 +207,8 @@ def fit(data: Dict[str, np.ndarray], start: Weights, *, l2: float = 1e-7,
 
 
 def train(variant: Variant, rounds: int, games: int, nodes: int, *, jobs: int = 1,
-          start: Optional[str] = None, seed: int = 1, l2: float = 1e-7, out: str) -> int:
+          start: Optional[str] = None, seed: int = 1, l2: float = 1e-7,
+          options: Optional[Dict[str, int]] = None, out: str) -> int:
     """`rounds` rounds of selfplay and fit (the `train` command), each with the weights of the
     one before; every round's weights written beside `out`, the last also to `out`."""
     path = Path(out)
@@ -213,7 +216,7 @@ def train(variant: Variant, rounds: int, games: int, nodes: int, *, jobs: int = 
     for r in range(1, rounds + 1):
         began = time.time()
         data = selfplay(variant, games, nodes, concurrency=jobs, evaluation=weights,
-                        seed=seed + r - 1, progress=True)
+                        options=options, seed=seed + r - 1, progress=True)
         tuned, report = fit(data, load(weights, variant), l2=l2)
         step = path.with_name(f"{path.stem}-r{r}{path.suffix}")
         tuned.save(str(step))
@@ -226,6 +229,17 @@ def train(variant: Variant, rounds: int, games: int, nodes: int, *, jobs: int = 
     Path(out).write_bytes(Path(weights).read_bytes())
     print(f"weights written to {out}")
     return 0
+
+
+def _options(parser: argparse.ArgumentParser, given: Sequence[str]) -> Dict[str, int]:
+    """--option NAME=VALUE arguments as a dict (the engine checks names and values)."""
+    options: Dict[str, int] = {}
+    for text in given:
+        name, sep, value = text.partition("=")
+        if not sep or not value.strip().lstrip("-").isdigit():
+            parser.error(f"--option takes NAME=VALUE with a whole number, not {text!r}")
+        options[name.strip()] = int(value)
+    return options
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -260,14 +274,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--l2", type=float, default=1e-7)
     t.add_argument("--out", required=True, help="the JSON file of the last round's weights")
+    for command in (p, t):
+        command.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                             help="a search option of the self-play engine "
+                                  "(shashki.limits.SEARCH_OPTIONS), e.g. probcut=0; "
+                                  "may be repeated")
     args = parser.parse_args(argv)
     variant = get_variant(args.variant)
+    options = _options(parser, getattr(args, "option", []))
     if args.command == "train":
         return train(variant, args.rounds, args.games, args.nodes, jobs=args.jobs,
-                     start=args.start, seed=args.seed, l2=args.l2, out=args.out)
+                     start=args.start, seed=args.seed, l2=args.l2, options=options,
+                     out=args.out)
     if args.command == "selfplay":
         data = selfplay(variant, args.games, args.nodes, concurrency=args.jobs,
-                        evaluation=args.eval, seed=args.seed, progress=True)
+                        evaluation=args.eval, options=options, seed=args.seed,
+                        progress=True)
         np.savez_compressed(args.out, **data)    # type: ignore[arg-type]
         print(f"{len(data['result'])} positions written to {args.out}")
         return 0
