@@ -1,6 +1,7 @@
 """The SPRT log as a Markdown table: one row per test of benchmarks/sprt/log.jsonl.
 
     python benchmarks/sprt_table.py [benchmarks/sprt/log.jsonl]
+    python benchmarks/sprt_table.py --readme     # rewrite the table in benchmarks/sprt/README.md
 
 Each line of the log is what `shashki match ... --log FILE` appends: the two engine specs, the
 game, the games and their pentanomial counts, the Elo difference with its 95% interval, and
@@ -19,10 +20,10 @@ def _elo(value):
     return value if isinstance(value, str) else f"{value:+.1f}"
 
 
-def main(argv):
-    path = Path(argv[0]) if argv else HERE / "sprt" / "log.jsonl"
-    print("| A | B | game | games | W-D-L (A) | pentanomial | Elo (95%) | SPRT | LLR | result |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+def table(path):
+    """The log at `path` as the lines of a Markdown table."""
+    lines = ["| A | B | game | games | W-D-L (A) | pentanomial | Elo (95%) | SPRT | LLR | result |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip():
             continue
@@ -33,10 +34,30 @@ def main(argv):
         result = {"H1": "accepted", "H0": "rejected", None: "no decision",
                   "stopped": "stopped"}.get(s.get("decision"), "-") if s else "fixed games"
         llr = f"{s['llr']:+.2f}" if s else "-"
-        print(f"| {e['a']} | {e['b']} | {e['variant']} | {e['games']} | "
-              f"{'-'.join(map(str, e['wdl']))} | {e['pentanomial']} | "
-              f"{_elo(e['elo'])} ({_elo(low)} .. {_elo(high)}) | {bounds} | "
-              f"{llr} | {result} |")
+        lines.append(f"| {e['a']} | {e['b']} | {e['variant']} | {e['games']} | "
+                     f"{'-'.join(map(str, e['wdl']))} | {e['pentanomial']} | "
+                     f"{_elo(e['elo'])} ({_elo(low)} .. {_elo(high)}) | {bounds} | "
+                     f"{llr} | {result} |")
+    return lines
+
+
+def main(argv):
+    readme = "--readme" in argv
+    argv = [a for a in argv if a != "--readme"]
+    path = Path(argv[0]) if argv else HERE / "sprt" / "log.jsonl"
+    rows = table(path)
+    if not readme:
+        print("\n".join(rows))
+        return 0
+    # the README's text around its table is kept; the table (its lines starting "|") replaced
+    target = HERE / "sprt" / "README.md"
+    text = target.read_text(encoding="utf-8").splitlines()
+    first = next(i for i, line in enumerate(text) if line.startswith("| A | B |"))
+    last = first
+    while last < len(text) and text[last].startswith("|"):
+        last += 1
+    target.write_text("\n".join(text[:first] + rows + text[last:]) + "\n", encoding="utf-8")
+    print(f"{len(rows) - 2} rows written to {target}")
     return 0
 
 
