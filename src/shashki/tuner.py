@@ -16,7 +16,7 @@ to ``OUT``).  Given its arguments it is deterministic: each game's search is bou
 and seeded, so the same command writes the same weights (docs/strength.md lists the commands
 behind the weights shipped).
 
-    python -m shashki.tuner train international --rounds 3 --games 1500 --nodes 2000 \\
+    python -m shashki.tuner train international --rounds 4 --games 1500 --nodes 2000 \\
         --option probcut=0 --out src/shashki/data/eval/international.json
 
 `fit` finds the weights whose evaluation best predicts those results: the probability of a
