@@ -247,13 +247,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("selfplay", help="play games and keep their quiet positions")
-    p.add_argument("variant")
-    p.add_argument("--games", type=int, default=1000)
-    p.add_argument("--nodes", type=int, default=5000)
-    p.add_argument("--jobs", "-j", type=int, default=1)
     p.add_argument("--eval", default=None, help="the weights to play with (default: the "
                                                 "game's)")
-    p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", required=True, help="the .npz file to write")
     f = sub.add_parser("fit", help="fit the weights to self-play positions")
     f.add_argument("variant")
@@ -264,17 +259,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     f.add_argument("--out", required=True, help="the JSON file of weights to write")
     t = sub.add_parser("train", help="self-play and fit in rounds, each round playing "
                                      "with the weights of the one before")
-    t.add_argument("variant")
     t.add_argument("--rounds", type=int, default=1)
-    t.add_argument("--games", type=int, default=1000)
-    t.add_argument("--nodes", type=int, default=5000)
-    t.add_argument("--jobs", "-j", type=int, default=1)
     t.add_argument("--start", default=None, help="the weights of the first round (default: "
                                                  "the game's)")
-    t.add_argument("--seed", type=int, default=1)
     t.add_argument("--l2", type=float, default=1e-7)
     t.add_argument("--out", required=True, help="the JSON file of the last round's weights")
     for command in (p, t):
+        # what the two commands that play games share
+        command.add_argument("variant")
+        command.add_argument("--games", type=int, default=1000)
+        command.add_argument("--nodes", type=int, default=5000)
+        command.add_argument("--jobs", "-j", type=int, default=1)
+        command.add_argument("--seed", type=int, default=1)
         command.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                              help="a search option of the self-play engine "
                                   "(shashki.limits.SEARCH_OPTIONS), e.g. probcut=0; "
