@@ -253,6 +253,32 @@ def test_legal_actions_are_sorted():
                                      for m in board.legal_moves)
 
 
+@pytest.mark.parametrize("turn", [shashki.WHITE, shashki.BLACK])
+def test_a_frisian_king_at_its_limit_has_no_quiet_action(turn):
+    # the quiet moves' actions come from the bitboards (KernelOps.quiet_actions), not from
+    # the listed moves: a king that has made its three quiet moves in a row may not move
+    # again while its side has men, and no action is offered for it
+    own, other, king = (1 << 5) | (1 << 6), (1 << 49) | (1 << 47), 22
+    if turn == shashki.BLACK:
+        own, other, king = (1 << 44) | (1 << 43), (1 << 0) | (1 << 2), 27
+    white, black = (own, other) if turn == shashki.WHITE else (other, own)
+    if turn == shashki.WHITE:
+        white |= 1 << king
+    else:
+        black |= 1 << king
+    for count, king_moves in ((2, True), (3, False)):
+        runs = ((king, count), (None, 0)) if turn == shashki.WHITE else ((None, 0), (king, count))
+        board = shashki.Board.from_position(shashki.Position.from_masks(
+            "frisian", white, black, 1 << king, turn, runs))
+        moves = list(board.legal_moves)
+        assert any(m.origin == king for m in moves) == king_moves
+        for perspective in (False, True):
+            assert board.legal_actions(perspective=perspective) == sorted(
+                board.move_to_action(m, perspective=perspective) for m in moves)
+            mask = board.legal_action_mask(perspective=perspective).tolist()
+            assert sum(mask) == len(moves)
+
+
 def test_the_actions_page_is_current():
     import importlib.util
     from pathlib import Path

@@ -15,8 +15,8 @@ cdef enum:
 cdef void move_actions(const Move *moves, int n, const int *square, int nsq, bint flip,
                        int32_t *out) noexcept nogil
 
-# The legal moves of `p` into `ml` and their actions into `acts`: their number, or -1 when the
-# move list overflowed.
+# The actions of the legal moves of `p` into `acts`, not in order (captures listed into `ml`):
+# their number, or -1 when the move list overflowed.
 cdef int position_actions(const KernelOps *ops, const Pos *p, bint flip, MoveList *ml,
                           int32_t *acts) noexcept nogil
 

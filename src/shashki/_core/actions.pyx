@@ -112,6 +112,27 @@ cdef int actions_of(Placement board, bint perspective, int32_t *out) except -1:
     return board.table.n
 
 
+cdef int sorted_actions(Placement board, bint perspective, int32_t *out) except -1:
+    """The legal moves' actions, ascending: a quiet position's straight from the bitboards
+    (KernelOps.quiet_actions), the captures' from the listed moves, sorted."""
+    cdef bint flip = flipped(board, perspective)
+    cdef int n = board.kernel.ops.quiet_actions(&board.pos, flip, out)
+    cdef int k, j
+    cdef int32_t a
+    if n >= 0:
+        return n
+    n = actions_of(board, perspective, out)
+    for k in range(1, n):
+        # insertion sort: a position has a few captures
+        a = out[k]
+        j = k
+        while j > 0 and out[j - 1] > a:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = a
+    return n
+
+
 def move_to_action(Placement board, move, bint perspective=False):
     """The action number of the legal Move `move`."""
     cdef int32_t acts[MAXMOVES]
@@ -148,14 +169,14 @@ def action_to_move(Placement board, action, bint perspective=False):
 def legal_actions(Placement board, bint perspective=False):
     """The action numbers of the legal moves, ascending (as OpenSpiel's)."""
     cdef int32_t acts[MAXMOVES]
-    cdef int n = actions_of(board, perspective, acts)
-    return sorted([acts[i] for i in range(n)])
+    cdef int n = sorted_actions(board, perspective, acts)
+    return [acts[i] for i in range(n)]
 
 
 def legal_action_mask(Placement board, bint perspective=False):
     """A Buffer of action_space_size bytes ("B"): 1 at the action of each legal move."""
     cdef int32_t acts[MAXMOVES]
-    cdef int n = actions_of(board, perspective, acts)
+    cdef int n = sorted_actions(board, perspective, acts)
     cdef int i
     cdef Buffer mask = new_buffer("B", 1, board.kernel.squares * board.kernel.squares +
                                   ALTERNATES)
@@ -167,8 +188,12 @@ def legal_action_mask(Placement board, bint perspective=False):
 
 cdef int position_actions(const KernelOps *ops, const Pos *p, bint flip, MoveList *ml,
                           int32_t *acts) noexcept nogil:
-    """The legal moves of `p` into `ml` and their actions into `acts` (from the side to move's
-    side with `flip`): their number, or -1 when the move list overflowed."""
+    """The actions of the legal moves of `p` into `acts` (from the side to move's side with
+    `flip`), not in order (the captures listed into `ml`): their number, or -1 when the move
+    list overflowed."""
+    cdef int n = ops.quiet_actions(p, flip, acts)
+    if n >= 0:
+        return n
     ops.moves(p, ml)
     if ml.overflow:
         return -1

@@ -28,7 +28,7 @@
 # Nothing here depends on one game: a kernel (kernel.pxi) is compiled once per rules record,
 # with the record's rules and geometry as compile-time constants, and exports a KernelOps.
 
-from libc.stdint cimport uint64_t, uint32_t, uint8_t
+from libc.stdint cimport uint64_t, uint32_t, uint8_t, int32_t
 
 ctypedef uint64_t u64
 
@@ -151,6 +151,11 @@ ctypedef struct KernelOps:
     # in the four, nearest squares first), or the single jumps (direction 0, 1, 2, 3, by
     # origin)
     int (*pick)(const Pos *p, u64 rnd, Move *out) noexcept nogil
+    # the actions of the quiet moves (shashki.rl's numbering: origin * squares + destination,
+    # the squares seen from Black's side with `flip`), ascending, into out (MAXMOVES of room),
+    # straight from the bitboards; their number, or -1 when the side to move must capture (or
+    # on a full board): then the moves must be listed (kernel_actions.pxi)
+    int (*quiet_actions)(const Pos *p, bint flip, int32_t *out) noexcept nogil
     # the random games of one chunk of shashki.playouts, each played to its end
     # (kernel_playouts.pxi): `config` and `chunk` are playouts.pxd's Config and Chunk, which
     # this file cannot name (they are made of its types)
@@ -174,12 +179,14 @@ cdef extern from *:
     static __inline int shashki_popcount(unsigned __int64 x) { return (int)__popcnt64(x); }
     #define shashki_prefetch(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
     static __inline int shashki_ctz(unsigned __int64 x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+    static __inline int shashki_msb(unsigned __int64 x) { unsigned long i; _BitScanReverse64(&i, x); return (int)i; }
     static __inline void shashki_lock(volatile char *l) { while (_InterlockedExchange8(l, 1)) { } }
     static __inline void shashki_unlock(volatile char *l) { _InterlockedExchange8(l, 0); }
     #else
     #define shashki_popcount(x) __builtin_popcountll(x)
     #define shashki_prefetch(p) __builtin_prefetch((p))
     #define shashki_ctz(x) __builtin_ctzll(x)
+    #define shashki_msb(x) (63 - __builtin_clzll(x))
     static inline void shashki_lock(volatile char *l) {
         while (__atomic_test_and_set((void *)l, __ATOMIC_ACQUIRE)) { }
     }
@@ -189,6 +196,7 @@ cdef extern from *:
     void prefetch "shashki_prefetch"(const void *p) noexcept nogil
     int popcount "shashki_popcount"(u64 x) noexcept nogil
     int ctz "shashki_ctz"(u64 x) noexcept nogil    # x must not be 0
+    int msb "shashki_msb"(u64 x) noexcept nogil    # the highest set bit; x must not be 0
     void lock "shashki_lock"(volatile char *l) noexcept nogil
     void unlock "shashki_unlock"(volatile char *l) noexcept nogil
 

@@ -14,11 +14,11 @@
 #   Listing    add it to a move list, merged by (origin, destination, captured set)
 #   Routing    the same, and record its route (landing and captured squares in order)
 
-from libc.stdint cimport uint8_t, uint32_t
+from libc.stdint cimport uint8_t, uint32_t, int32_t
 from cpython.pycapsule cimport PyCapsule_New
 from ..enums cimport PROMO_KING, PROMO_MAN, PROMO_STOP
 from ..kernel cimport (u64, WHITE, BLACK, MAXMOVES, MAXPATH,
-                      Pos, Move, Route, MoveList, PerftTable, KernelOps, popcount, ctz,
+                      Pos, Move, Route, MoveList, PerftTable, KernelOps, popcount, ctz, msb,
                       prefetch, nth_bit, fast_pdep, random_below,
                       tt_slot, tt_probe, tt_store, RUN_ON, run_count, run_king, make_move)
 
@@ -168,6 +168,7 @@ cdef inline bint prec_kinds() noexcept nogil:
 include "kernel_moves.pxi"
 include "kernel_perft.pxi"
 include "kernel_playouts.pxi"
+include "kernel_actions.pxi"
 
 
 # --- the entry points this kernel exports (KernelOps) --------------------------------------------
@@ -261,6 +262,7 @@ OPS.must_capture = ops_must_capture
 OPS.perft = ops_perft
 OPS.pick = ops_pick
 OPS.play = ops_play
+OPS.quiet_actions = ops_quiet_actions
 OPS.king_limit = K_KING_LIMIT
 
 #: the entry points, for shashki._core.position.Kernel

@@ -95,9 +95,10 @@ cdef struct Env:
     u64 rng                     # the random opening's stream (xorshift64*, never 0)
     int64_t ply                 # plies of this game
     int n                       # legal moves of pos
+    bint quiet                  # they are quiet moves, made from their actions (no list)
     int cap
-    KMove *moves                # those moves, in the order of acts
-    int32_t *acts               # their actions
+    KMove *moves                # the moves (captures), in the order of acts
+    int32_t *acts               # their actions, ascending (MAXMOVES of room)
     Pos *hist                   # the positions before the plies since the last irreversible one
     int nh
     int cap_hist
@@ -111,28 +112,75 @@ cdef inline bint flip_of(const Shared *sh, const Env *e) noexcept nogil:
 
 
 cdef int list_moves(const Shared *sh, Env *e, MoveList *ml) noexcept nogil:
-    """The legal moves of e.pos into e.moves and their actions into e.acts (ml keeps the
-    moves too, for the rules that look at them): 0, or NO_MEMORY / OVERFLOW."""
-    cdef int n, cap
+    """The legal actions of e.pos into e.acts, ascending: the quiet moves' straight from the
+    bitboards (e.quiet: each move is made from its action), else the moves listed into e.moves
+    in the same order (ml keeps them too, for the rules that look at them): 0, or NO_MEMORY /
+    OVERFLOW."""
+    cdef int n, cap, k, j
+    cdef int32_t a
+    cdef KMove m
+    n = sh.ops.quiet_actions(&e.pos, flip_of(sh, e), e.acts)
+    e.quiet = n >= 0
+    if e.quiet:
+        e.n = n
+        return 0
     sh.ops.moves(&e.pos, ml)
     if ml.overflow:
         return OVERFLOW
     n = ml.n
     if n > e.cap:
         cap = n if n > 2 * e.cap else 2 * e.cap
-        if not regrow(<void **>&e.moves, cap * sizeof(KMove)) or \
-                not regrow(<void **>&e.acts, cap * sizeof(int32_t)):
+        if not regrow(<void **>&e.moves, cap * sizeof(KMove)):
             return NO_MEMORY
         e.cap = cap
-    memcpy(e.moves, ml.moves, n * sizeof(KMove))
     move_actions(ml.moves, n, sh.ops.square, sh.ops.squares, flip_of(sh, e), e.acts)
+    for k in range(n):
+        # insertion sort by action, the moves with them: a position has a few captures
+        a = e.acts[k]
+        m = ml.moves[k]
+        j = k
+        while j > 0 and e.acts[j - 1] > a:
+            e.acts[j] = e.acts[j - 1]
+            e.moves[j] = e.moves[j - 1]
+            j -= 1
+        e.acts[j] = a
+        e.moves[j] = m
     e.n = n
     return 0
 
 
-cdef int game_end(const Shared *sh, const Env *e, const MoveList *ml) noexcept nogil:
-    """The rule that ends the game at e.pos (T_NONE: it goes on), `ml` holding its legal moves,
-    in the order of BoardCore._termination, claims made at once (outcome(claim_draw=True))."""
+cdef void move_of(const Shared *sh, const Env *e, int64_t action, KMove *m) noexcept nogil:
+    """The legal move of e.pos whose action is `action`: a listed capture, or the quiet move
+    from its origin to its destination."""
+    cdef int j = 0
+    cdef int nsq = sh.ops.squares
+    cdef int f, t
+    cdef u64 frm, to
+    if not e.quiet:
+        while e.acts[j] != action:
+            j += 1
+        m[0] = e.moves[j]
+        return
+    f = <int>(action // nsq)
+    t = <int>(action % nsq)
+    if flip_of(sh, e):
+        f = nsq - 1 - f
+        t = nsq - 1 - t
+    m.frm = <uint8_t>sh.ops.bit[f]
+    m.to = <uint8_t>sh.ops.bit[t]
+    frm = (<u64>1) << m.frm
+    to = (<u64>1) << m.to
+    m.ft = frm | to
+    m.captured = 0
+    m.kx = m.ft if e.pos.kings & frm else to & sh.ops.promotion[e.pos.turn]
+    m.promote = not (e.pos.kings & frm) and m.kx != 0
+    m.routes = 1
+    m.ncapt = 0
+
+
+cdef int game_end(const Shared *sh, const Env *e, MoveList *ml) noexcept nogil:
+    """The rule that ends the game at e.pos (T_NONE: it goes on), `ml` a move list for the
+    rules that look at the moves, in the order of BoardCore._termination, claims made at once (outcome(claim_draw=True))."""
     cdef const Pos *p = &e.pos
     cdef int code
     if sh.rules.crowning_wins and p.kings & p.pieces[p.turn ^ 1]:
@@ -149,9 +197,11 @@ cdef int game_end(const Shared *sh, const Env *e, const MoveList *ml) noexcept n
     if e.draws.halfmove >= 4 and third_time(p, e.hist, e.nh, e.draws.halfmove):
         return T_THREEFOLD_REPETITION
     code = draw_rule(&e.draws, p, &sh.rules, 0)
-    if code == T_NONE and sh.ahead and e.draws.halfmove >= 2 and \
-            repetition_ahead(p, e.draws.halfmove, ml, e.hist, e.nh, &sh.rules):
-        return T_THREEFOLD_REPETITION
+    if code == T_NONE and sh.ahead and e.draws.halfmove >= 2 and e.quiet:
+        # (only a quiet move can repeat a position; the listing asks for the moves)
+        sh.ops.moves(p, ml)
+        if repetition_ahead(p, e.draws.halfmove, ml, e.hist, e.nh, &sh.rules):
+            return T_THREEFOLD_REPETITION
     return code
 
 
@@ -181,6 +231,7 @@ cdef int new_game(const Shared *sh, Env *e, MoveList *ml) noexcept nogil:
     """Start e's next game: the start position, then `opening_plies` random plies drawn from
     e's stream (a game that ends among them is started again); its moves listed."""
     cdef int tries, k, err
+    cdef KMove m
     for tries in range(OPENING_TRIES + 1):
         e.pos = sh.start
         e.draws = sh.start_draws
@@ -194,7 +245,8 @@ cdef int new_game(const Shared *sh, Env *e, MoveList *ml) noexcept nogil:
         for k in range(sh.opening_plies):
             if game_end(sh, e, ml) != T_NONE:
                 break
-            err = play(sh, e, &e.moves[random_below(next_random(&e.rng), e.n)])
+            move_of(sh, e, e.acts[random_below(next_random(&e.rng), e.n)], &m)
+            err = play(sh, e, &m)
             if not err:
                 err = list_moves(sh, e, ml)
             if err:
@@ -295,27 +347,21 @@ cdef void write_obs_step(const Shared *sh, Env *e, float *row, Shown *shown) noe
 
 
 cdef void show_moves(const Shared *sh, const Env *e, Py_ssize_t i) noexcept nogil:
-    """Env i's legal actions, ascending, into its row of `legal` (-1 after them) and its mask
+    """Env i's legal actions (ascending) into its row of `legal` (-1 after them) and its mask
     row: the row's actions of the last position cleared, the new ones set."""
     cdef uint8_t *mask = sh.mask + i * sh.size
     cdef int32_t *legal = sh.legal + i * MAXMOVES
     cdef int old = sh.counts[i]
-    cdef int k, j
+    cdef int k
     cdef int32_t a
     for k in range(old):
         mask[legal[k]] = 0
     for k in range(e.n):
-        # insertion sort: a position has a few moves
         a = e.acts[k]
-        j = k
-        while j > 0 and legal[j - 1] > a:
-            legal[j] = legal[j - 1]
-            j -= 1
-        legal[j] = a
+        legal[k] = a
+        mask[a] = 1
     for k in range(e.n, old):
         legal[k] = -1
-    for k in range(e.n):
-        mask[legal[k]] = 1
     sh.counts[i] = e.n
 
 
@@ -344,16 +390,15 @@ cdef int step_env(const Shared *sh, Env *e, Py_ssize_t i, int64_t action,
                   MoveList *ml) noexcept nogil:
     """Env i plays `action` (a legal action: checked before), and starts a new game if that
     ended this one."""
-    cdef int j = 0
     cdef int mover = e.pos.turn
     cdef int code, winner, err
     cdef float reward = 0.0
     cdef bint terminated = False, truncated = False
     cdef float *final
     cdef Shown shown
-    while e.acts[j] != action:
-        j += 1
-    err = play(sh, e, &e.moves[j])
+    cdef KMove m
+    move_of(sh, e, action, &m)
+    err = play(sh, e, &m)
     if not err:
         err = list_moves(sh, e, ml)
     if err:
@@ -391,6 +436,7 @@ cdef int step_env(const Shared *sh, Env *e, Py_ssize_t i, int64_t action,
 # rows first, then the lines the env's state points to (which it must have to find them).
 cdef enum:
     AHEAD = 4
+    CHECK_AHEAD = 16
 
 
 cdef inline void fetch_rows(const Shared *sh, const Env *e, Py_ssize_t i) noexcept nogil:
@@ -409,8 +455,9 @@ cdef inline void fetch_state(const Shared *sh, const Env *e, Py_ssize_t i) noexc
     cdef const int32_t *legal = sh.legal + i * MAXMOVES
     cdef const uint8_t *mask = sh.mask + i * sh.size
     cdef int k
-    for k in range(0, e.n * sizeof(KMove), 64):
-        prefetch(<const char *>e.moves + k)
+    if not e.quiet:
+        for k in range(0, e.n * sizeof(KMove), 64):
+            prefetch(<const char *>e.moves + k)
     prefetch(e.acts)
     if e.nh:
         prefetch(&e.hist[e.nh - 1])
@@ -553,7 +600,8 @@ cdef class VectorCore:
         for i in range(n):
             self.envs[i].cap_hist = 64
             self.envs[i].hist = <Pos *>PyMem_RawMalloc(64 * sizeof(Pos))
-            if self.envs[i].hist == NULL:
+            self.envs[i].acts = <int32_t *>PyMem_RawMalloc(MAXMOVES * sizeof(int32_t))
+            if self.envs[i].hist == NULL or self.envs[i].acts == NULL:
                 raise MemoryError()
             self.envs[i].rng = 1
         self.scratch = <MoveList **>PyMem_RawMalloc(chunks * sizeof(MoveList *))
@@ -628,6 +676,11 @@ cdef class VectorCore:
                                  f"env, shape ({self.n},)")
         with nogil:
             for i in range(self.n):
+                if i + CHECK_AHEAD < self.n:
+                    # (an env's mask row is cold here: the other envs' steps pushed it out)
+                    a = actions[i + CHECK_AHEAD]
+                    if 0 <= a < self.sh.size:
+                        prefetch(self.sh.mask + (i + CHECK_AHEAD) * self.sh.size + a)
                 a = actions[i]
                 if a < 0 or a >= self.sh.size:
                     bad = i
