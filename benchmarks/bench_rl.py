@@ -27,6 +27,10 @@ With --learning, in this one process instead (numpy, and open_spiel for the seco
   alone (one random number an action, argmax over the legal ones: the cost of a policy that
   reads only the mask), against shashki.playouts(russian, jobs=1) with the same rules
   (claim_draw=True, as the VectorEnv);
+- the memory floor of a step (benchmarks/vector_floor.c, compiled here with gcc -O2): the
+  writes a step of this API must make for 1024 russian envs (observation cells, mask entries,
+  legal actions, rewards and flags, the env's state), with no move generated and no rule
+  applied: what no vector env can beat, as a ratio to the playouts;
 - random simulation from Python through OpenSpiel's API (legal_actions(), random.choice,
   apply_action(), is_terminal()) of pyspiel.load_game("shashki_russian") against OpenSpiel's
   own C++ "checkers".
@@ -35,7 +39,10 @@ ratios of one run, never a bare figure, and never assert a timing in a test.
 """
 
 import json
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -89,6 +96,22 @@ def vector_env(game, seconds, seed, draw="legal"):
     return plies, games, time.process_time() - start
 
 
+def floor_program(build_dir):
+    """The memory floor's program compiled into build_dir (None: no gcc here)."""
+    if shutil.which("gcc") is None:
+        return None
+    binary = Path(build_dir) / "vector_floor"
+    subprocess.run(["gcc", "-O2", "-o", str(binary), str(HERE / "vector_floor.c")], check=True)
+    return binary
+
+
+def vector_floor(binary, seconds):
+    """(plies, games, CPU seconds) of the floor program (its own CPU time, no start-up)."""
+    out = subprocess.run([str(binary), str(seconds)], capture_output=True, text=True,
+                         check=True).stdout.split()
+    return int(out[0]), 0, float(out[1])
+
+
 def claimed_playouts(game, seconds, seed):
     """c_playouts by the VectorEnv's rules: draws claimed at once."""
     plies = games = 0
@@ -112,10 +135,17 @@ def openspiel_random(name, seconds, seed):
 
 def learning(args):
     """The --learning comparisons: best of REPEATS, interleaved, in this process."""
+    with tempfile.TemporaryDirectory() as build_dir:
+        return learning_in(args, floor_program(build_dir))
+
+
+def learning_in(args, floor):
     seconds = 0.5 if args.quick else 2.0
     programs = [("VectorEnv russian (legal_actions)", lambda: vector_env("russian", seconds, 1)),
                 ("VectorEnv russian (mask)", lambda: vector_env("russian", seconds, 1, "mask")),
                 ("playouts russian", lambda: claimed_playouts("russian", seconds, 1))]
+    if floor is not None:
+        programs.append(("floor: a step's writes alone", lambda: vector_floor(floor, seconds)))
     if not args.no_peers:
         programs += [("OpenSpiel shashki_russian", lambda: openspiel_random(
                         "shashki_russian", seconds, 1)),
@@ -131,6 +161,8 @@ def learning(args):
     ratios = {"vector/playouts": best["VectorEnv russian (legal_actions)"] /
               best["playouts russian"],
               "vector mask/playouts": best["VectorEnv russian (mask)"] / best["playouts russian"]}
+    if floor is not None:
+        ratios["floor/playouts"] = best["floor: a step's writes alone"] / best["playouts russian"]
     if not args.no_peers:
         ratios["shashki_russian/checkers"] = (best["OpenSpiel shashki_russian"] /
                                               best["OpenSpiel checkers"])
