@@ -253,25 +253,6 @@ cdef inline int single_jump(Side *s, u64 enemy, u64 kings, u64 k, u64 empty, con
     return starts[NDIR]
 
 
-cdef inline u64 jump_origins(Side *s, u64 empty, u64 jumpable, u64 *f) noexcept nogil:
-    # the squares a man could jump from in each direction d (f[d]: an enemy piece it may take
-    # next to it, the square behind empty), and their union
-    cdef u64 jumpers
-    f[0] = jump_from(empty, jumpable, 0) if K_MEN_BACK or forward(s, 0) else 0
-    f[1] = jump_from(empty, jumpable, 1) if K_MEN_BACK or forward(s, 1) else 0
-    f[2] = jump_from(empty, jumpable, 2) if K_MEN_BACK or forward(s, 2) else 0
-    f[3] = jump_from(empty, jumpable, 3) if K_MEN_BACK or forward(s, 3) else 0
-    jumpers = f[0] | f[1] | f[2] | f[3]
-    if K_ORTHO:
-        # (along ranks and files the men jump both ways, as man_jumpers)
-        f[4] = jump_from(empty, jumpable, 4)
-        f[5] = jump_from(empty, jumpable, 5)
-        f[6] = jump_from(empty, jumpable, 6)
-        f[7] = jump_from(empty, jumpable, 7)
-        jumpers |= f[4] | f[5] | f[6] | f[7]
-    return jumpers
-
-
 cdef inline int pick_side(Side *s, u64 w, u64 b, u64 k, u64 locked, u64 rnd,
                           Move *out) noexcept nogil:
     """A ply of a random playout without the move list: the number n of legal moves, and
@@ -287,10 +268,23 @@ cdef inline int pick_side(Side *s, u64 w, u64 b, u64 k, u64 locked, u64 rnd,
     cdef u64 jumpable = enemy if K_MEN_TAKE_KINGS else enemy & ~k
     cdef u64 f[8]
     cdef u64 j[8]
+    cdef u64 jumpers
     cdef int i
     if not K_DARK:
         return -1
-    if men & jump_origins(s, empty, jumpable, f):
+    f[0] = jump_from(empty, jumpable, 0) if K_MEN_BACK or forward(s, 0) else 0
+    f[1] = jump_from(empty, jumpable, 1) if K_MEN_BACK or forward(s, 1) else 0
+    f[2] = jump_from(empty, jumpable, 2) if K_MEN_BACK or forward(s, 2) else 0
+    f[3] = jump_from(empty, jumpable, 3) if K_MEN_BACK or forward(s, 3) else 0
+    jumpers = f[0] | f[1] | f[2] | f[3]
+    if K_ORTHO:
+        # (along ranks and files the men jump both ways, as man_jumpers)
+        f[4] = jump_from(empty, jumpable, 4)
+        f[5] = jump_from(empty, jumpable, 5)
+        f[6] = jump_from(empty, jumpable, 6)
+        f[7] = jump_from(empty, jumpable, 7)
+        jumpers |= f[4] | f[5] | f[6] | f[7]
+    if men & jumpers:
         for i in range(NDIR):
             j[i] = men & f[i]
         return single_jump(s, enemy, kings, k, empty, f, j, rnd, out)
