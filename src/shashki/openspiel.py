@@ -149,6 +149,9 @@ class ShashkiGame(pyspiel.Game):  # type: ignore[misc]  # pybind11's class, unty
         return 0 if color == self.variant.first_to_move else 1
 
 
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
 class ShashkiState(pyspiel.State):  # type: ignore[misc]  # pybind11's class, untyped
     """A position of a ShashkiGame with its history: `board` is the shashki Board."""
 
@@ -164,7 +167,7 @@ class ShashkiState(pyspiel.State):  # type: ignore[misc]  # pybind11's class, un
         self._settle()
 
     def _settle(self) -> None:
-        """Decide whether the game is over here, and its returns."""
+        """Decide whether the game is over here, its returns, and who moves."""
         outcome = self.board.outcome(claim_draw=True)
         if outcome is not None:
             self._over = True
@@ -173,11 +176,11 @@ class ShashkiState(pyspiel.State):  # type: ignore[misc]  # pybind11's class, un
                 self._returns = [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
         elif len(self.board.move_stack) >= self._max_plies:
             self._over = True
+        # (OpenSpiel asks current_player() several times a ply: kept, not worked out each time)
+        self._player = _TERMINAL if self._over else self._player_of(self.board.turn)
 
     def current_player(self) -> int:
-        if self._over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return self._player_of(self.board.turn)
+        return self._player
 
     def _player_of(self, color: Color) -> int:
         return 0 if color == self._first else 1
