@@ -179,8 +179,9 @@ cdef void move_of(const Shared *sh, const Env *e, int64_t action, KMove *m) noex
 
 
 cdef int game_end(const Shared *sh, const Env *e, MoveList *ml) noexcept nogil:
-    """The rule that ends the game at e.pos (T_NONE: it goes on), `ml` a move list for the
-    rules that look at the moves, in the order of BoardCore._termination, claims made at once (outcome(claim_draw=True))."""
+    """The rule that ends the game at e.pos (T_NONE: it goes on), in the order of
+    BoardCore._termination, claims made at once (outcome(claim_draw=True)); `ml` is room for
+    the moves, which the claim ahead looks at."""
     cdef const Pos *p = &e.pos
     cdef int code
     if sh.rules.crowning_wins and p.kings & p.pieces[p.turn ^ 1]:
@@ -198,7 +199,8 @@ cdef int game_end(const Shared *sh, const Env *e, MoveList *ml) noexcept nogil:
         return T_THREEFOLD_REPETITION
     code = draw_rule(&e.draws, p, &sh.rules, 0)
     if code == T_NONE and sh.ahead and e.draws.halfmove >= 2 and e.quiet:
-        # (only a quiet move can repeat a position; the listing asks for the moves)
+        # (only a quiet move can repeat a position, and a quiet position's actions came
+        # without its moves: they are listed here, on the rare plies that get this far)
         sh.ops.moves(p, ml)
         if repetition_ahead(p, e.draws.halfmove, ml, e.hist, e.nh, &sh.rules):
             return T_THREEFOLD_REPETITION
