@@ -15,6 +15,10 @@ cdef enum:
 cdef void move_actions(const Move *moves, int n, const int *square, int nsq, bint flip,
                        int32_t *out) noexcept nogil
 
+# The `n` actions `acts` sorted ascending, and the moves `moves` (unless NULL) with them: an
+# insertion sort, for the few moves of a position with a capture.
+cdef void sort_actions(int32_t *acts, Move *moves, int n) noexcept nogil
+
 # The actions of the legal moves of `p` into `acts`, not in order (captures listed into `ml`):
 # their number, or -1 when the move list overflowed.
 cdef int position_actions(const KernelOps *ops, const Pos *p, bint flip, MoveList *ml,

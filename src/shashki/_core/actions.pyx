@@ -112,24 +112,34 @@ cdef int actions_of(Placement board, bint perspective, int32_t *out) except -1:
     return board.table.n
 
 
+cdef void sort_actions(int32_t *acts, KMove *moves, int n) noexcept nogil:
+    cdef int k, j
+    cdef int32_t a
+    cdef KMove m
+    for k in range(1, n):
+        a = acts[k]
+        if moves != NULL:
+            m = moves[k]
+        j = k
+        while j > 0 and acts[j - 1] > a:
+            acts[j] = acts[j - 1]
+            if moves != NULL:
+                moves[j] = moves[j - 1]
+            j -= 1
+        acts[j] = a
+        if moves != NULL:
+            moves[j] = m
+
+
 cdef int sorted_actions(Placement board, bint perspective, int32_t *out) except -1:
     """The legal moves' actions, ascending: a quiet position's straight from the bitboards
     (KernelOps.quiet_actions), the captures' from the listed moves, sorted."""
     cdef bint flip = flipped(board, perspective)
     cdef int n = board.kernel.ops.quiet_actions(&board.pos, flip, out)
-    cdef int k, j
-    cdef int32_t a
     if n >= 0:
         return n
     n = actions_of(board, perspective, out)
-    for k in range(1, n):
-        # insertion sort: a position has a few captures
-        a = out[k]
-        j = k
-        while j > 0 and out[j - 1] > a:
-            out[j] = out[j - 1]
-            j -= 1
-        out[j] = a
+    sort_actions(out, NULL, n)
     return n
 
 

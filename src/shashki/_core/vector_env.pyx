@@ -34,7 +34,7 @@ from .position cimport Kernel
 from .draws cimport (DrawRules, DrawState, draws_after, draw_rule, third_time,
                      repetition_ahead, occurrences)
 from .enums cimport T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KING_CROWNED
-from .actions cimport PLANES, move_actions, position_planes, history_values, fraction, fill
+from .actions cimport PLANES, move_actions, sort_actions, position_planes, history_values, fraction, fill
 from .playouts cimport mix, next_random, regrow
 from .arrays cimport Buffer, new_buffer
 
@@ -116,9 +116,7 @@ cdef int list_moves(const Shared *sh, Env *e, MoveList *ml) noexcept nogil:
     bitboards (e.quiet: each move is made from its action), else the moves listed into e.moves
     in the same order (ml keeps them too, for the rules that look at them): 0, or NO_MEMORY /
     OVERFLOW."""
-    cdef int n, cap, k, j
-    cdef int32_t a
-    cdef KMove m
+    cdef int n, cap
     n = sh.ops.quiet_actions(&e.pos, flip_of(sh, e), e.acts)
     e.quiet = n >= 0
     if e.quiet:
@@ -133,18 +131,9 @@ cdef int list_moves(const Shared *sh, Env *e, MoveList *ml) noexcept nogil:
         if not regrow(<void **>&e.moves, cap * sizeof(KMove)):
             return NO_MEMORY
         e.cap = cap
-    move_actions(ml.moves, n, sh.ops.square, sh.ops.squares, flip_of(sh, e), e.acts)
-    for k in range(n):
-        # insertion sort by action, the moves with them: a position has a few captures
-        a = e.acts[k]
-        m = ml.moves[k]
-        j = k
-        while j > 0 and e.acts[j - 1] > a:
-            e.acts[j] = e.acts[j - 1]
-            e.moves[j] = e.moves[j - 1]
-            j -= 1
-        e.acts[j] = a
-        e.moves[j] = m
+    memcpy(e.moves, ml.moves, n * sizeof(KMove))
+    move_actions(e.moves, n, sh.ops.square, sh.ops.squares, flip_of(sh, e), e.acts)
+    sort_actions(e.acts, e.moves, n)
     e.n = n
     return 0
 
