@@ -210,3 +210,39 @@ def test_hub_moves_parse_to_legal_moves_or_raise(variant, plies, text):
     assert move in board.legal_moves
     # the move's own Hub text names it again
     assert hub.parse_move(board, hub.move_text(move, variant)) == move
+
+
+# --- issue 30: crafted pickles of Positions, Moves and Buffers raise, never crash -----------------
+
+_SQUARES = st.one_of(st.integers(-3, 70), st.sampled_from([2**31, -2**31, 2**63, 1_000_000]),
+                     st.none(), st.booleans(), st.floats(allow_nan=False, width=16))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["russian", "frisian", "international", "english"]),
+       st.tuples(st.integers(-1, 2**51), st.integers(-1, 2**51), st.integers(-1, 2**51)),
+       st.one_of(st.integers(-1, 2), st.floats(width=16), st.booleans(), st.none()),
+       st.one_of(st.none(), st.text(max_size=3),
+                 st.lists(st.one_of(st.tuples(_SQUARES, _SQUARES), st.tuples(_SQUARES),
+                                    st.none(), st.integers()), max_size=3).map(tuple)))
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["russian", "international"]), _SQUARES, _SQUARES,
+       st.lists(_SQUARES, max_size=4).map(tuple),
+       st.one_of(st.none(), st.lists(_SQUARES, max_size=5).map(tuple)),
+       st.one_of(st.integers(-1, 3), st.booleans()), st.booleans(), st.booleans())
+def test_crafted_move_pickles_raise_documented_errors(variant, origin, destination, captured,
+                                                      path, routes, promotion, ambiguous):
+    from shashki._core.move import _rebuild_move, notation_of
+    try:
+        move = _rebuild_move(origin, destination, captured, path, routes, promotion,
+                             notation_of(shashki.get_variant(variant)), ambiguous)
+    except ShashkiError:
+        return
+    str(move), repr(move), move.path, move.captured
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["B", "b", "i", "f", "q", "Q", "x", ""]),
+       st.lists(st.one_of(st.integers(-2, 4), st.sampled_from([2**31, 2**32, 2**62, 2**63,
+                                                                2**64])), max_size=4),
+       st.binary(max_size=40))

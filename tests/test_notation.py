@@ -327,7 +327,11 @@ def test_illegal_move_objects():
     # a capture that is not there, a Move with squares off the board
     assert "legal moves of the piece on c3" in illegal(board, Move(9, 17, (13,)))
     assert "is not a square" in illegal(board, Move(40, 44))
-    assert "is not a square" in illegal(board, Move(-1, 3))
+    # a square no board has is refused when the Move is made (issue 30.3: -2 raised a
+    # SystemError, -1 and -3 were taken)
+    for origin, destination in ((-1, 3), (3, -2), (0, 64)):
+        with pytest.raises(InvalidMoveError, match="off any board"):
+            Move(origin, destination)
 
 
 def test_seed_003_004_illegal_then_legal_move_with_the_same_piece():

@@ -210,3 +210,27 @@ def test_the_first_use_of_a_game_from_many_threads():
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
         assert out.returncode == 0, out.stderr[-2000:]
         assert out.stdout.strip() == "[]"
+
+
+# --- issue 30: crafted pickles raise, never crash -----------------------------------------------
+
+def test_a_crafted_move_pickle_raises():
+    # issue 30.2b: destination 1,000,000 made str() read past the square names (40 printed
+    # "a1-getattr")
+    move = Board("russian").parse_move("c3-d4")
+    rebuild, args = move.__reduce__()
+    assert str(rebuild(*args)) == "c3-d4"
+    for index, value in [(1, 1_000_000), (1, 40), (1, 32), (0, -5), (2, (99,)),
+                         (6, "russian"), (7, "yes")]:
+        crafted = list(args)
+        crafted[index] = value
+        with pytest.raises(InvalidMoveError):
+            str(rebuild(*crafted))
+
+
+@pytest.mark.parametrize("args", [(0, -2), (-2, 0), (0, 1, (-2,)), (-1, 5), (0, -3),
+                                  (64, 0), (0, 1, (5, 6), (0, -2, 1))])
+def test_a_square_off_any_board_is_an_invalid_move_error(args):
+    # issue 30.3: int_square was declared `except -2` and could return -2: SystemError
+    with pytest.raises(InvalidMoveError, match="off any board"):
+        Move(*args)

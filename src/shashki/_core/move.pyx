@@ -46,9 +46,10 @@ cdef class Notation:
 
 # --- Move ----------------------------------------------------------------------------------
 
-cdef inline int int_square(object value, str what) except -2:
+cdef inline int int_square(object value, str what) except? -2:
     # a square number as given by a caller: any int is accepted here (push says whether it is
-    # on the board), but not one too large for a C int
+    # on the board), but not one too large for a C int.  (`except? -2`: -2 is a square number
+    # too, so the caller asks whether an error is set when it comes back; issue 30.3)
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidMoveError(f"{what} must be an int square, not {type(value).__name__}")
     if not -(1 << 30) < value < (1 << 30):
@@ -76,6 +77,11 @@ cdef class Move:
         cdef object s
         self._origin = int_square(origin, "origin")
         self._destination = int_square(destination, "destination")
+        for s, what in ((self._origin, "origin"), (self._destination, "destination")):
+            # (as the captured and landing squares: 0..63 may be a square of some board, and
+            # push says whether it is one of this board's; a negative one never is)
+            if not 0 <= s < 64:
+                raise InvalidMoveError(f"{what} {s} is off any board")
         self._captured = 0
         taken = tuple(captured)
         for s in taken:
@@ -93,7 +99,10 @@ cdef class Move:
             if len(path) - 1 == len(taken) and taken and len(taken) <= MAXPATH and \
                     path[0] == self._origin and path[len(path) - 1] == self._destination:
                 for i in range(len(taken)):
-                    self.land[i] = int_square(path[i + 1], "a landing square") & 0xFF
+                    s = int_square(path[i + 1], "a landing square")
+                    if not 0 <= s < 64:
+                        raise InvalidMoveError(f"landing square {s} is off any board")
+                    self.land[i] = <uint8_t>s
                     self.took[i] = int_square(taken[i], "a captured square")
                 self.n = len(taken)
         elif len(taken) <= MAXPATH:
@@ -223,7 +232,30 @@ cdef class Move:
 
 
 def _rebuild_move(origin, destination, captured, path, routes, promotion, notation, ambiguous):
-    cdef Move m = Move(origin, destination, captured, path, routes, promotion)
+    # (unpickling; pickles name this function.)  Everything is checked, as the Move
+    # constructor checks a move made by hand, and the squares against the game's board: str()
+    # reads the names of the squares with no bounds checked (issue 30.2b)
+    cdef Move m
+    cdef int i, size
+    if notation is not None and not isinstance(notation, Notation):
+        raise InvalidMoveError(f"a pickled Move's game is a Notation or None, not "
+                               f"{type(notation).__name__}")
+    if not isinstance(ambiguous, bool) or not isinstance(promotion, bool):
+        raise InvalidMoveError("a pickled Move's promotion and ambiguous flags are bools")
+    m = Move(origin, destination, captured, path, routes, promotion)
+    if notation is not None:
+        size = (<Notation>notation).nsquares
+        squares = [m._origin, m._destination] + [m.land[i] for i in range(m.n)] + \
+            [m.took[i] for i in range(m.n)]
+        mask = m._captured
+        while mask:
+            squares.append(ctz(mask))
+            mask &= mask - 1
+        for s in squares:
+            if not 0 <= s < size:
+                raise InvalidMoveError(f"a pickled Move names square {s}, off the "
+                                       f"{(<Notation>notation).variant.name} board "
+                                       f"(0..{size - 1})")
     m.notation = notation
     m.ambiguous = ambiguous
     return m
