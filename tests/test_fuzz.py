@@ -225,6 +225,16 @@ _SQUARES = st.one_of(st.integers(-3, 70), st.sampled_from([2**31, -2**31, 2**63,
        st.one_of(st.none(), st.text(max_size=3),
                  st.lists(st.one_of(st.tuples(_SQUARES, _SQUARES), st.tuples(_SQUARES),
                                     st.none(), st.integers()), max_size=3).map(tuple)))
+def test_crafted_position_pickles_raise_documented_errors(variant, masks, turn, runs):
+    from shashki._core.position import _position
+    try:
+        position = _position(shashki.get_variant(variant), *masks, turn, runs)
+    except ShashkiError:
+        return
+    assert position == shashki.Position.from_masks(variant, *masks, turn, runs)
+    position.fen(), position.legal_moves, str(position)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(["russian", "international"]), _SQUARES, _SQUARES,
        st.lists(_SQUARES, max_size=4).map(tuple),
@@ -246,3 +256,13 @@ def test_crafted_move_pickles_raise_documented_errors(variant, origin, destinati
        st.lists(st.one_of(st.integers(-2, 4), st.sampled_from([2**31, 2**32, 2**62, 2**63,
                                                                 2**64])), max_size=4),
        st.binary(max_size=40))
+def test_crafted_buffer_pickles_raise_documented_errors(fmt, shape, data):
+    from shashki._core.arrays import _rebuild
+    try:
+        buffer = _rebuild(fmt, tuple(shape), data)
+    except ShashkiError:
+        return
+    assert buffer.tobytes() == data and buffer.shape == tuple(shape)
+    if len(buffer):
+        buffer[len(buffer) - 1], buffer[-1]
+    buffer.tolist()

@@ -214,6 +214,30 @@ def test_the_first_use_of_a_game_from_many_threads():
 
 # --- issue 30: crafted pickles raise, never crash -----------------------------------------------
 
+def test_a_crafted_position_pickle_raises_as_from_masks():
+    # issue 30.2a: a one-item kings' runs tuple was indexed with no bounds checked; unpickling
+    # now checks everything as from_masks does
+    from shashki._core.position import _position
+    from shashki.errors import InvalidKingRunsError
+    variant = shashki.get_variant("russian")
+    frisian = shashki.get_variant("frisian")
+    for args, error in [
+        ((variant, 1, 1 << 31, 0, 0, ((None, 0),)), InvalidKingRunsError),
+        ((frisian, 1, 1 << 49, 1, 0, ((0, 1),)), InvalidKingRunsError),
+        ((variant, 1, 1 << 31, 0, 0, "ab"), InvalidKingRunsError),
+        ((variant, 1, 1 << 31, 0, 0, ((None, 0), (None, 0), (None, 0))), InvalidKingRunsError),
+        ((variant, 1, 1 << 31, 0, 2, None), InvalidFenError),
+        ((variant, 1, 1, 0, 0, None), InvalidFenError),
+        ((variant, 1 << 28, 1, 0, 0, None), InvalidFenError),        # a man on its last row
+        ((variant, -1, 1, 0, 0, None), InvalidFenError),
+        ((variant, 2**40, 1, 0, 0, None), InvalidFenError),
+    ]:
+        with pytest.raises(error):
+            _position(*args)
+    assert _position(variant, 1, 1 << 31, 0, 0, ((None, 0), (None, 0))) == \
+        Position.from_masks(variant, 1, 1 << 31, 0, WHITE)
+
+
 def test_a_crafted_move_pickle_raises():
     # issue 30.2b: destination 1,000,000 made str() read past the square names (40 printed
     # "a1-getattr")
@@ -228,9 +252,37 @@ def test_a_crafted_move_pickle_raises():
             str(rebuild(*crafted))
 
 
+def test_a_crafted_buffer_pickle_raises():
+    # issue 30.2c: the shape's product wrapped round to 0 bytes, and item 2**31 was read
+    from shashki._core.arrays import _rebuild
+    from shashki.errors import InvalidBufferError
+    for args in [("B", (2**32, 2**32), b""), ("B", (2**63, 2), b""), ("f", (2**62,), b""),
+                 ("B", (), b""), ("B", (1, 1, 1, 1), b"\0"), ("B", (-1,), b""),
+                 ("B", (2,), b"\0"), ("x", (1,), b"\0"), ("B", (1.0,), b"\0"),
+                 (b"B", (1,), b"\0"), ("B", [1], b"\0"), ("B", (1,), "\0")]:
+        with pytest.raises(InvalidBufferError):
+            _rebuild(*args)
+    planes = Board("russian").planes()
+    assert pickle.loads(pickle.dumps(planes)) == planes
+
+
 @pytest.mark.parametrize("args", [(0, -2), (-2, 0), (0, 1, (-2,)), (-1, 5), (0, -3),
                                   (64, 0), (0, 1, (5, 6), (0, -2, 1))])
 def test_a_square_off_any_board_is_an_invalid_move_error(args):
     # issue 30.3: int_square was declared `except -2` and could return -2: SystemError
     with pytest.raises(InvalidMoveError, match="off any board"):
         Move(*args)
+
+
+def test_from_masks_types_are_checked_as_the_masks_are():
+    # issue 30.19: turn=1.0 was accepted and True refused; king_runs="ab" gave "not enough
+    # values to unpack"
+    from shashki.errors import InvalidKingRunsError
+    for turn in (1.0, True, False, "1", None, 2):
+        with pytest.raises(InvalidFenError, match="side to move"):
+            Position.from_masks("russian", 1, 1 << 31, 0, turn)
+    for runs in ("ab", 5, ((None, 0),), ((None, 0), None), ((1, 2, 3), (None, 0))):
+        with pytest.raises(InvalidKingRunsError, match="two"):
+            Position.from_masks("frisian", 1, 1 << 49, 1, WHITE, runs)
+    assert Position.from_masks("russian", 1, 1 << 31, 0, 1).turn is BLACK
+    assert Position.from_masks("russian", 1, 1 << 31, 0, BLACK, ((None, 0), (None, 0)))

@@ -98,3 +98,8 @@ class VectorEnvError(ShashkiError):
     jobs, max_plies, opening_plies), actions of the wrong shape or dtype, or a call out of
     order (step before reset).  Actions out of range raise InvalidActionError, actions no
     legal move has IllegalActionError."""
+
+
+class InvalidBufferError(ShashkiError):
+    """A Buffer's format, shape or data that do not fit one another (shashki._core.arrays
+    from_bytes, and unpickling a Buffer)."""

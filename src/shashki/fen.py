@@ -305,17 +305,20 @@ def _example(variant: Variant) -> str:
 
 
 def check_position(variant: Variant, white: object, black: object, kings: object,
-                   turn: object, king_runs: Optional[KingRuns] = None) -> None:
+                   turn: object, king_runs: object = None) -> Optional[KingRuns]:
     """InvalidFenError (InvalidKingRunsError for the runs) unless these square masks, side to
     move and kings' runs are a position of `variant`: what a FEN is checked for, for a
-    position given as masks (Position.from_masks)."""
+    position given as masks (Position.from_masks, and unpickling).  Returns the kings' runs as
+    a tuple of two (square, count) tuples (None for none)."""
     squares = variant.geometry.squares
     for name, mask in (("white", white), ("black", black), ("kings", kings)):
         if isinstance(mask, bool) or not isinstance(mask, int) or mask < 0 or mask >> squares:
             raise InvalidFenError(f"the {name} mask must be an int of {squares} bits (bit s "
                                   f"for square s), not {short(repr(mask), 40)}")
     assert isinstance(white, int) and isinstance(black, int) and isinstance(kings, int)
-    if turn not in (WHITE, BLACK) or isinstance(turn, bool):
+    # (an int 0 or 1, or shashki.WHITE / BLACK; not a bool or a float, as the masks: 1.0 was
+    # taken and True refused, issue 30.19)
+    if isinstance(turn, bool) or not isinstance(turn, int) or turn not in (WHITE, BLACK):
         raise InvalidFenError(f"the side to move is shashki.WHITE or shashki.BLACK, not "
                               f"{short(repr(turn), 40)}")
     if white & black:
@@ -334,21 +337,41 @@ def check_position(variant: Variant, white: object, black: object, kings: object
             square = variant.square_name(mask_squares(crowned_row)[0])
             raise InvalidFenError(f"a {name} man on {square}, its own promotion row; a man "
                                   f"there is crowned, so make it a king")
-    if king_runs is None or king_runs == ((None, 0), (None, 0)):
-        return
+    if king_runs is None:
+        return None
+    runs = _run_pairs(king_runs)
+    if runs == ((None, 0), (None, 0)):
+        return runs
     limit = variant.king_move_limit
     if not limit:
         raise InvalidKingRunsError(f"{variant.name} does not count its kings' runs")
-    for side, run in enumerate(king_runs):
+    for side, run in enumerate(runs):
         name = COLOR_NAMES[side]
         at, count = run
-        if not count:
+        if count == 0 and not isinstance(count, bool):
             continue
         own = white if side == WHITE else black
-        if not (isinstance(count, int) and 0 < count <= limit and isinstance(at, int)
+        if not (isinstance(count, int) and not isinstance(count, bool) and 0 < count <= limit
+                and isinstance(at, int) and not isinstance(at, bool)
                 and 0 <= at < squares and (own & kings) >> at & 1):
             raise InvalidKingRunsError(f"{name}'s run {run!r} is not (square of a {name} "
                                        f"king, count 1-{limit})")
         if not own & ~kings:
             raise InvalidKingRunsError(f"{name} has only kings, so its kings' moves are not "
                                        f"counted")
+    return runs
+
+
+def _run_pairs(king_runs: object) -> KingRuns:
+    """The kings' runs as two (square, count) tuples, White's and Black's; InvalidKingRunsError
+    for anything else (issue 30.19: "ab" gave "not enough values to unpack", and a tuple of
+    one pair crashed the unpickling of a Position, 30.2a)."""
+    pairs: Any = None
+    if isinstance(king_runs, (tuple, list)) and len(king_runs) == 2:
+        pairs = tuple(tuple(run) if isinstance(run, (tuple, list)) else None
+                      for run in king_runs)
+    if pairs is None or any(run is None or len(run) != 2 for run in pairs):
+        raise InvalidKingRunsError(f"the kings' runs are two (square, count) pairs, White's "
+                                   f"and Black's ((None, 0) for none), not "
+                                   f"{short(repr(king_runs), 40)}")
+    return pairs  # type: ignore[no-any-return]

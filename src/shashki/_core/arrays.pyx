@@ -14,10 +14,15 @@ slices are): ``numpy.asarray`` is the view.
 
 from collections.abc import Sequence
 
+from ..errors import InvalidBufferError
+
 from cpython.buffer cimport PyBUF_FORMAT, PyBUF_ND, PyBUF_STRIDES, PyBUF_WRITABLE
 from cpython.mem cimport PyMem_RawCalloc, PyMem_RawFree
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.string cimport memcpy
+
+cdef extern from "Python.h":
+    const Py_ssize_t PY_SSIZE_T_MAX
 
 # the formats Buffers hold, and their item sizes (the struct module's standard sizes match
 # the native ones for these on every platform CPython supports)
@@ -44,6 +49,11 @@ cdef Buffer shaped(str fmt, int ndim, Py_ssize_t d0, Py_ssize_t d1, Py_ssize_t d
     for i in range(ndim):
         if dims[i] < 0:
             raise ValueError("a Buffer's dimensions are >= 0")
+        if dims[i] and b.size > PY_SSIZE_T_MAX // dims[i]:
+            # (the product wrapped round: (2**32, 2**32) made a Buffer of 0 bytes, and its
+            # items were read far past it; issue 30.2c)
+            raise ValueError(f"a Buffer of shape {tuple([dims[k] for k in range(ndim)])} "
+                             f"would not fit in memory")
         b.dims[i] = dims[i]
         b.size *= dims[i]
     # C order: the last dimension is contiguous
@@ -227,18 +237,37 @@ cdef class Buffer:
 
 def from_bytes(str fmt, tuple shape, bytes data):
     """A Buffer of format `fmt` and `shape` (1 to 3 dimensions) holding a copy of `data`,
-    items in C order and native byte order (as struct.pack writes them)."""
+    items in C order and native byte order (as struct.pack writes them).  InvalidBufferError
+    (a ValueError) for a format, shape or data that do not fit."""
+    if len(shape) not in (1, 2, 3) or any(isinstance(d, bool) or not isinstance(d, int) or
+                                          not 0 <= d <= PY_SSIZE_T_MAX for d in shape):
+        raise InvalidBufferError(f"a Buffer's shape is 1 to 3 whole numbers >= 0, not "
+                                 f"{shape!r}"[:200])
     dims = list(shape) + [1] * (3 - len(shape))
-    cdef Buffer b = new_buffer(fmt, len(shape), dims[0], dims[1], dims[2])
+    cdef Buffer b
+    try:
+        b = shaped(fmt, len(shape), dims[0], dims[1], dims[2])
+    except InvalidBufferError:
+        raise
+    except ValueError as error:
+        raise InvalidBufferError(str(error)) from None
     if len(data) != b.size:
-        raise ValueError("the data does not fit the shape")
+        raise InvalidBufferError(f"{len(data)} bytes do not fit a Buffer of format {fmt!r} "
+                                 f"and shape {shape!r} ({b.size} bytes)")
+    b.data = <char *>PyMem_RawCalloc(b.size if b.size else 1, 1)
+    if b.data == NULL:
+        raise MemoryError()
     if b.size:
         memcpy(b.data, <char *>data, b.size)
     return b
 
 
-def _rebuild(str fmt, tuple shape, bytes data):
-    # (unpickling; pickles name this function)
+def _rebuild(fmt, shape, data):
+    # (unpickling; pickles name this function, and a pickle may be crafted: everything is
+    # checked, InvalidBufferError for what does not fit)
+    if not isinstance(fmt, str) or not isinstance(shape, tuple) or not isinstance(data, bytes):
+        raise InvalidBufferError("a pickled Buffer is a format (str), a shape (tuple) and its "
+                                 "data (bytes)")
     return from_bytes(fmt, shape, data)
 
 

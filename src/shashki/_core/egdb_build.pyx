@@ -22,7 +22,7 @@ from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move, MoveList, KernelOp
 from .draws cimport DrawState, configurations
 from .egdb cimport *
 
-from .position import _position
+from .position import _trusted_position
 
 
 # --- the builder ---------------------------------------------------------------------------------
@@ -475,4 +475,4 @@ def position(EgdbTables tables not None, int wm, int wk, int bm, int bk, u64 i):
     h.nwk = wk
     h.nbk = bk
     decode(db, &h, i - mi * kings, &q)
-    return _position(tables.variant, q.wm | q.wk, q.bm | q.bk, q.wk | q.bk, WHITE, None)
+    return _trusted_position(tables.variant, q.wm | q.wk, q.bm | q.bk, q.wk | q.bk, WHITE, None)

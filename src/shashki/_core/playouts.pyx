@@ -45,7 +45,7 @@ from ..errors import PlayoutsError
 from ..limits import as_int, physical_memory_mb
 from ..outcome import TERMINATION_CODES, Termination, make_outcome
 from ..variants import Variant, get_variant
-from .position import _position
+from .position import _trusted_position
 
 __all__ = ["Playouts", "playouts"]
 
@@ -109,7 +109,7 @@ cdef class Playouts:
         if isinstance(row, bool) or not isinstance(row, int) or not 0 <= row < self.plies:
             raise PlayoutsError(f"record {row!r} is not one of the {self.plies} plies kept")
         rec = <const u64 *>self.positions.data + 4 * <Py_ssize_t>row
-        return _position(self.variant, rec[0], rec[1], rec[2], <int>rec[3], None)
+        return _trusted_position(self.variant, rec[0], rec[1], rec[2], <int>rec[3], None)
 
     @property
     def plies(self):

@@ -98,8 +98,14 @@ cdef class Kernel:
         # a game that limits a king's moves in a row counts them in every position
         p.run = RUN_ON if self.ops.king_limit else 0
         if king_runs is not None:
+            if not isinstance(king_runs, tuple) or len(king_runs) != 2:
+                # (indexed below with no bounds checked: two pairs, or a crash; issue 30.2a)
+                raise ValueError(f"bad kings' runs {king_runs!r}")
             for c in range(2):
-                square, count = king_runs[c]
+                run = king_runs[c]
+                if not isinstance(run, tuple) or len(run) != 2:
+                    raise ValueError(f"bad kings' run {run!r}")
+                square, count = run
                 if not count:
                     continue
                 if not p.run:
@@ -408,8 +414,8 @@ cdef class Position(Placement):
         is (shashki.fen.check_position): InvalidFenError if it is not a position of the
         game."""
         chosen = get_variant(variant)
-        check_position(chosen, white, black, kings, turn, king_runs)
-        return _position(chosen, white, black, kings, int(turn), king_runs)
+        runs = check_position(chosen, white, black, kings, turn, king_runs)
+        return _trusted_position(chosen, white, black, kings, int(turn), runs)
 
     @property
     def legal_moves(self):
@@ -573,7 +579,17 @@ cdef class Position(Placement):
 
 
 def _position(variant, white, black, kings, turn, king_runs):
-    """A Position of the game from trusted masks (unpickling, from_masks once checked)."""
+    """A Position of the game from masks, checked as from_masks checks them (unpickling:
+    pickles name this function, and a pickle may be crafted).  InvalidFenError (a ValueError)
+    if they are not a position of the game, InvalidVariantError for an unknown game."""
+    chosen = get_variant(variant)
+    runs = check_position(chosen, white, black, kings, turn, king_runs)
+    return _trusted_position(chosen, white, black, kings, int(turn), runs)
+
+
+def _trusted_position(variant, white, black, kings, turn, king_runs):
+    """A Position of the game from masks that come from shashki itself (a C position, or
+    masks check_position has passed): only the checks that keep the C structures sound."""
     cdef Position out = Position.__new__(Position)
     out.kernel = kernel_of(variant)
     out.notation = notation_of(variant)
