@@ -286,3 +286,13 @@ def test_from_masks_types_are_checked_as_the_masks_are():
             Position.from_masks("frisian", 1, 1 << 49, 1, WHITE, runs)
     assert Position.from_masks("russian", 1, 1 << 31, 0, 1).turn is BLACK
     assert Position.from_masks("russian", 1, 1 << 31, 0, BLACK, ((None, 0), (None, 0)))
+
+
+def test_count_takes_whole_depths_as_perft():
+    # issue 30.19: count(1.5) counted depth 1 where perft refuses it
+    from shashki.perft import PerftError
+    start = Position("russian")
+    assert start.count(3) == start.perft(3, jobs=1) == 302
+    for depth in (1.5, -1, "2", None, 65):
+        with pytest.raises(PerftError):
+            start.count(depth)

@@ -508,22 +508,28 @@ cdef class Position(Placement):
         return run(self, depth, paths, jobs=jobs, hash_mb=hash_mb, executor=executor,
                    checkpoint=checkpoint, progress=progress, table=table)
 
-    def count(self, int depth, bint paths=False, PerftTable table=None):
+    def count(self, depth, bint paths=False, PerftTable table=None):
         """perft(depth) in this thread, in C, with `table` if given (perft runs this on its
-        threads and executors).  Releases the GIL while it counts."""
+        threads and executors).  Releases the GIL while it counts.  PerftError for a depth
+        that is not a whole number from 0 to shashki.perft.MAX_DEPTH, as perft."""
         cdef u64 n
         cdef Table *tt = NULL
         cdef int overflow = 0
-        if depth < 0:
-            raise ValueError(f"depth must be 0 or more, not {depth}")
+        cdef int d
+        if type(depth) is int and 0 <= depth <= 64:
+            d = depth           # (the common case: no import)
+        else:
+            # 1.5 was counted as depth 1 (issue 30.19): perft's own check
+            from ..perft import check_depth
+            d = check_depth(depth)
         if table is not None:
             table.claim(f"{self.kernel.name} {'paths' if paths else 'unique'}")
             tt = &table.t
         with nogil:
-            if depth == 0:
+            if d == 0:
                 n = 1
             else:
-                n = self.kernel.ops.perft(&self.pos, depth, not paths, tt if depth >= 3 else NULL,
+                n = self.kernel.ops.perft(&self.pos, d, not paths, tt if d >= 3 else NULL,
                                           &overflow)
         if overflow:
             raise OverflowError("a position in the tree has more moves than a move list holds")
