@@ -96,8 +96,9 @@ class BatchError(ShashkiError):
 class VectorEnvError(ShashkiError):
     """An argument of shashki.rl.VectorEnv out of range or of the wrong type (num_envs, seed,
     jobs, max_plies, opening_plies), actions of the wrong shape or dtype, or a call out of
-    order (step before reset).  Actions out of range raise InvalidActionError, actions no
-    legal move has IllegalActionError."""
+    order (step before reset, or a step or reset while another thread steps the same env).
+    Actions out of range raise InvalidActionError, actions no legal move has
+    IllegalActionError."""
 
 
 class InvalidBufferError(ShashkiError):

@@ -11,6 +11,7 @@ cdef class Buffer:
     cdef Py_ssize_t steps[3]        # strides
     cdef char fmt[2]                # the struct module's format character, e.g. "f"
     cdef int exports                # buffers handed out and not yet released
+    cdef bint readonly              # exported read-only (writes come from C alone)
 
     cdef object item(self, Py_ssize_t offset)
     cdef Buffer rows(self, Py_ssize_t start, Py_ssize_t step, Py_ssize_t count, int nd)

@@ -92,6 +92,7 @@ cdef class Buffer:
     def __cinit__(self):
         self.data = NULL
         self.exports = 0
+        self.readonly = False
 
     def __dealloc__(self):
         PyMem_RawFree(self.data)
@@ -101,10 +102,14 @@ cdef class Buffer:
                         "playouts), not directly")
 
     def __getbuffer__(self, Py_buffer *view, int flags):
+        if self.readonly and flags & PyBUF_WRITABLE:
+            # (a Buffer that C code owns, such as a VectorEnv's: numpy cannot make a view of
+            # it writeable, setflags(write=True) included; issue 30.13)
+            raise BufferError("this Buffer is read-only")
         view.buf = self.data
         view.obj = self
         view.len = self.size
-        view.readonly = 0
+        view.readonly = self.readonly
         view.itemsize = self.itemsize
         view.format = NULL
         if flags & PyBUF_FORMAT:

@@ -39,7 +39,7 @@ from .playouts cimport mix, next_random, regrow
 from .arrays cimport Buffer, new_buffer
 
 from ..errors import IllegalActionError, InvalidActionError, VectorEnvError
-from .position import _position
+from .position import _trusted_position
 
 #: the most legal moves of a position (a row of `legal_actions`)
 MAX_LEGAL = MAXMOVES
@@ -49,6 +49,7 @@ cdef enum:
     OPENING_TRIES = 64
     NO_MEMORY = 1
     OVERFLOW = 2
+    ILLEGAL = 3                 # an action that check() would have refused (never, but bounded)
 
 
 cdef struct Shown:
@@ -138,18 +139,23 @@ cdef int list_moves(const Shared *sh, Env *e, MoveList *ml) noexcept nogil:
     return 0
 
 
-cdef void move_of(const Shared *sh, const Env *e, int64_t action, KMove *m) noexcept nogil:
+cdef int move_of(const Shared *sh, const Env *e, int64_t action, KMove *m) noexcept nogil:
     """The legal move of e.pos whose action is `action`: a listed capture, or the quiet move
-    from its origin to its destination."""
+    from its origin to its destination; 0, or ILLEGAL for an action no capture has or no quiet
+    move can have (check() has refused those already: the search stays within e.acts)."""
     cdef int j = 0
     cdef int nsq = sh.ops.squares
     cdef int f, t
     cdef u64 frm, to
     if not e.quiet:
-        while e.acts[j] != action:
+        while j < e.n and e.acts[j] != action:
             j += 1
+        if j == e.n:
+            return ILLEGAL
         m[0] = e.moves[j]
-        return
+        return 0
+    if not 0 <= action < nsq * nsq:
+        return ILLEGAL
     f = <int>(action // nsq)
     t = <int>(action % nsq)
     if flip_of(sh, e):
@@ -165,6 +171,7 @@ cdef void move_of(const Shared *sh, const Env *e, int64_t action, KMove *m) noex
     m.promote = not (e.pos.kings & frm) and m.kx != 0
     m.routes = 1
     m.ncapt = 0
+    return 0
 
 
 cdef int game_end(const Shared *sh, const Env *e, MoveList *ml) noexcept nogil:
@@ -388,7 +395,9 @@ cdef int step_env(const Shared *sh, Env *e, Py_ssize_t i, int64_t action,
     cdef float *final
     cdef Shown shown
     cdef KMove m
-    move_of(sh, e, action, &m)
+    err = move_of(sh, e, action, &m)
+    if err:
+        return err
     err = play(sh, e, &m)
     if not err:
         err = list_moves(sh, e, ml)
@@ -475,6 +484,7 @@ cdef class VectorCore:
     cdef MoveList **scratch     # one move list a chunk
     cdef int *errors            # a chunk's NO_MEMORY or OVERFLOW
     cdef readonly bint started
+    cdef readonly bint busy     # a thread is in a step (begin() .. end()) or a reset
     cdef readonly tuple observations
     cdef readonly Buffer final_obs
     cdef Buffer start_row
@@ -560,6 +570,12 @@ cdef class VectorCore:
         self.terminations = new_buffer("B", 1, n)
         self.turns = new_buffer("B", 1, n)
         self.plies = new_buffer("i", 1, n)
+        for buffer in (*self.observations, self.final_obs, self.mask, self.legal_actions,
+                       self.legal_counts, self.rewards, self.terminated, self.truncated,
+                       self.terminations, self.turns, self.plies):
+            # (written by the C loops alone: numpy's views of them can never be made
+            # writeable, so no action the mask refuses can reach a step; issue 30.13)
+            (<Buffer>buffer).readonly = True
         sh.obs[0] = <float *>(<Buffer>self.observations[0]).data
         sh.obs[1] = <float *>(<Buffer>self.observations[1]).data
         sh.page = 0
@@ -614,6 +630,21 @@ cdef class VectorCore:
     def num_envs(self):
         return self.n
 
+    def begin(self):
+        """Start a step (before check, turn_page and the chunks): VectorEnvError if a thread
+        is in a step or a reset of these envs already.  (Under the GIL: the test and the set
+        are one step for every other thread.)"""
+        if self.busy:
+            raise VectorEnvError(
+                "another thread is stepping or resetting this VectorEnv: a VectorEnv is "
+                "stepped by one thread at a time (give each thread its own VectorEnv, or "
+                "share one under a lock; docs/learning.md, \"Threads\")")
+        self.busy = True
+
+    def end(self):
+        """End the step begin() started."""
+        self.busy = False
+
     @property
     def page(self):
         """The observation array the last reset or step wrote (0 or 1)."""
@@ -636,27 +667,32 @@ cdef class VectorCore:
         seed the random openings."""
         cdef Py_ssize_t i
         cdef int err = 0
-        if seeds is not None:
-            if seeds.shape[0] != self.n:
-                raise VectorEnvError(f"{seeds.shape[0]} seeds for {self.n} envs")
-            for i in range(self.n):
-                # (never 0: xorshift would stay there)
-                self.envs[i].rng = mix(seeds[i] + 0x632BE59BD9B4E019ULL) | 1
-        with nogil:
-            for i in range(self.n):
-                err = start_env(&self.sh, &self.envs[i], i, self.scratch[0])
-                if err:
-                    break
-                self.sh.rewards[i] = 0.0
-                self.sh.terminated[i] = 0
-                self.sh.truncated[i] = 0
-                self.sh.codes[i] = 0
+        if seeds is not None and seeds.shape[0] != self.n:
+            raise VectorEnvError(f"{seeds.shape[0]} seeds for {self.n} envs")
+        self.begin()
+        try:
+            if seeds is not None:
+                for i in range(self.n):
+                    # (never 0: xorshift would stay there)
+                    self.envs[i].rng = mix(seeds[i] + 0x632BE59BD9B4E019ULL) | 1
+            with nogil:
+                for i in range(self.n):
+                    err = start_env(&self.sh, &self.envs[i], i, self.scratch[0])
+                    if err:
+                        break
+                    self.sh.rewards[i] = 0.0
+                    self.sh.terminated[i] = 0
+                    self.sh.truncated[i] = 0
+                    self.sh.codes[i] = 0
+        finally:
+            self.end()
         raise_error(err)
         self.started = True
 
-    def check(self, const int64_t[::1] actions):
+    def check(self, const int64_t[::1] actions, given=None):
         """InvalidActionError for an action out of range, IllegalActionError for one that the
-        position of its env has no legal move for (nothing is played then)."""
+        position of its env has no legal move for (nothing is played then); the messages
+        quote `given` (the actions as the caller gave them, before a cast) when given."""
         cdef Py_ssize_t i, bad = -1
         cdef int64_t a
         cdef bint out_of_range = False
@@ -682,11 +718,12 @@ cdef class VectorCore:
                     break
         if bad < 0:
             return
+        action = actions[bad] if given is None else int(given[bad])
         if out_of_range:
-            raise InvalidActionError(f"env {bad}: action {actions[bad]} is out of range: the "
+            raise InvalidActionError(f"env {bad}: action {action} is out of range: the "
                                      f"actions are 0..{self.sh.size - 1}")
         legal = [self.sh.legal[bad * MAXMOVES + i] for i in range(self.sh.counts[bad])]
-        raise IllegalActionError(f"env {bad}: action {actions[bad]} is not legal there; the "
+        raise IllegalActionError(f"env {bad}: action {action} is not legal there; the "
                                  f"legal actions are {', '.join(map(str, legal))}")
 
     def step_chunk(self, const int64_t[::1] actions, int c):
@@ -694,6 +731,11 @@ cdef class VectorCore:
         without the GIL."""
         cdef Py_ssize_t i, first, last
         cdef int err = 0
+        if not self.busy:
+            raise VectorEnvError("step_chunk outside a step: begin() first")
+        if not 0 <= c < self.nchunks or actions.shape[0] != self.n:
+            raise VectorEnvError(f"chunk {c} of {self.nchunks}, {actions.shape[0]} actions "
+                                 f"for {self.n} envs")
         first, last = self.bounds(c)
         with nogil:
             for i in range(first, last):
@@ -709,10 +751,13 @@ cdef class VectorCore:
     def position(self, Py_ssize_t i):
         """The Position of env i now."""
         cdef Env *e
+        if self.busy:
+            raise VectorEnvError("position() while another thread steps this VectorEnv: a "
+                                 "VectorEnv is used by one thread at a time")
         if not 0 <= i < self.n:
             raise VectorEnvError(f"env {i!r} is not one of the {self.n} envs (0..{self.n - 1})")
         e = &self.envs[i]
-        return _position(self.variant, self.kernel.from_ghost(e.pos.pieces[WHITE]),
+        return _trusted_position(self.variant, self.kernel.from_ghost(e.pos.pieces[WHITE]),
                          self.kernel.from_ghost(e.pos.pieces[BLACK]),
                          self.kernel.from_ghost(e.pos.kings), e.pos.turn,
                          self.kernel.runs_of(&e.pos))
@@ -734,3 +779,6 @@ cdef raise_error(int err):
         raise MemoryError("out of memory stepping the envs")
     if err == OVERFLOW:  # pragma: no cover - no position of these games has that many moves
         raise OverflowError("a position had more legal moves than the move list holds")
+    if err == ILLEGAL:
+        raise IllegalActionError("an action that is not legal in its env reached the step "
+                                 "(the envs are lost: reset() starts again)")

@@ -49,7 +49,15 @@ Conventions (Gymnasium's vector API where it fits a game of two players taking t
   by the next step (as Gymnasium's ``copy=False``); ``copy=True`` returns copies.  The
   observations are two buffers written in turn, so a step's ``obs`` still holds its values
   after the next step (the pair of a transition needs no copy) and is overwritten by the one
-  after; every other array by the next step.
+  after; every other array by the next step.  The views cannot be made writeable
+  (``setflags(write=True)`` raises ValueError): the env's buffers are read-only to Python.
+- **threads**: a VectorEnv is stepped by one thread at a time (its own `jobs` threads share
+  out each step's envs).  A call of ``step``, ``reset`` or ``position`` while another thread
+  is in ``step`` or ``reset`` of the same VectorEnv raises VectorEnvError at once, playing
+  nothing: it does not wait, since actions chosen for a mask that another step is changing
+  would be meant for positions that are gone.  Give each thread its own VectorEnv, or share
+  one under a lock of your own.  Reading the arrays while another thread steps reads them
+  half written.
 """
 
 from __future__ import annotations
@@ -62,7 +70,7 @@ from .._core.position import Position
 from .._core.vector_env import MAX_LEGAL, VectorCore
 from ..board import Board
 from ..errors import VectorEnvError
-from ..limits import as_int
+from ..limits import as_int, shown
 from ..outcome import TERMINATION_CODES, Termination
 from ..variants import DEFAULT, Variant, get_variant
 from .optional import numpy
@@ -72,17 +80,23 @@ __all__ = ["VectorEnv", "MAX_LEGAL"]
 _BY_CODE = {TERMINATION_CODES[t.value]: t for t in Termination}
 #: the longest random opening accepted (more would be a different game, not an opening)
 MAX_OPENING_PLIES = 1000
+#: the most envs of one VectorEnv (16,777,216: on 8x8 some 200 GB of arrays already)
+MAX_ENVS = 1 << 24
+#: the largest max_plies (the plies of a game are counted in int32)
+MAX_PLIES = (1 << 31) - 1
 
 Seed = Union[None, int, Sequence[int]]
 
 
-def _whole(name: str, value: object, least: int, none_ok: bool = False) -> Optional[int]:
+def _whole(name: str, value: object, least: int, none_ok: bool = False,
+           most: Optional[int] = None) -> Optional[int]:
     if value is None and none_ok:
         return None
     number = as_int(value)
-    if number is None or number < least:
-        raise VectorEnvError(f"{name} must be a whole number >= {least}"
-                             f"{' or None' if none_ok else ''}, not {value!r}")
+    if number is None or number < least or (most is not None and number > most):
+        span = f">= {least}" if most is None else f"from {least} to {most:,}"
+        raise VectorEnvError(f"{name} must be a whole number {span}"
+                             f"{' or None' if none_ok else ''}, not {shown(value)}")
     return number
 
 
@@ -94,7 +108,10 @@ class VectorEnv:
     `perspective`: observations and actions from the side to move's side (default True);
     `max_plies`: truncate games longer than that (None: the game's draw rules alone end them);
     `opening_plies`: random plies at the start of each game; `copy`: return copies of the
-    arrays instead of read-only views.  VectorEnvError for an argument out of range.
+    arrays instead of read-only views.  VectorEnvError for an argument out of range
+    (num_envs at most MAX_ENVS, max_plies at most MAX_PLIES).  One thread at a time steps a
+    VectorEnv: step(), reset() or position() while another thread is in step() or reset()
+    raises VectorEnvError (module docstring, "threads").
     """
 
     def __init__(self, game: Union[str, Variant] = DEFAULT.name, num_envs: int = 1,
@@ -103,11 +120,11 @@ class VectorEnv:
                  copy: bool = False) -> None:
         np = numpy()
         self.variant = get_variant(game)
-        count = _whole("num_envs", num_envs, 1)
+        count = _whole("num_envs", num_envs, 1, most=MAX_ENVS)
         assert count is not None
         threads = (os.cpu_count() or 1) if jobs is None else _whole("jobs", jobs, 1)
         assert threads is not None
-        limit = _whole("max_plies", max_plies, 1, none_ok=True)
+        limit = _whole("max_plies", max_plies, 1, none_ok=True, most=MAX_PLIES)
         opening = _whole("opening_plies", opening_plies, 0)
         assert opening is not None
         if opening > MAX_OPENING_PLIES:
@@ -238,8 +255,8 @@ class VectorEnv:
             seeds = self._seeds
         else:
             seeds = None
+        self._core.reset(seeds)        # (VectorEnvError if another thread is in a step)
         self._seeds = None
-        self._core.reset(seeds)
         return self._out(self._obs[self._core.page]), self._out(self._mask)
 
     def step(self, actions: Any) -> Tuple[Any, Any, Any, Any, Any]:
@@ -253,24 +270,32 @@ class VectorEnv:
         if chosen.shape != (self.num_envs,):
             raise VectorEnvError(f"actions must have shape ({self.num_envs},), one a env, not "
                                  f"{chosen.shape}")
+        given = None
         if chosen.dtype.kind == "u" and chosen.size and chosen.max() > np.iinfo(np.int64).max:
+            given = chosen                  # (quoted as given: 2**64 - 1, not its clamp)
             chosen = np.minimum(chosen, np.iinfo(np.int64).max)     # (out of range all the same)
         chosen = np.ascontiguousarray(chosen, dtype=np.int64)
         core = self._core
-        core.check(chosen)
-        core.turn_page()
-        if self.jobs == 1:
-            core.step_chunk(chosen, 0)
-        else:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(self.jobs - 1, thread_name_prefix="VectorEnv")
-            futures = [self._pool.submit(core.step_chunk, chosen, c) for c in range(1, self.jobs)]
-            try:
+        core.begin()            # VectorEnvError if another thread is in a step or a reset
+        try:
+            core.check(chosen, given)
+            core.turn_page()
+            if self.jobs == 1:
                 core.step_chunk(chosen, 0)
-            finally:
-                for future in futures:
-                    future.result()
-        core.raise_errors()
+            else:
+                if self._pool is None:
+                    self._pool = ThreadPoolExecutor(self.jobs - 1,
+                                                    thread_name_prefix="VectorEnv")
+                futures = [self._pool.submit(core.step_chunk, chosen, c)
+                           for c in range(1, self.jobs)]
+                try:
+                    core.step_chunk(chosen, 0)
+                finally:
+                    for future in futures:
+                        future.result()
+            core.raise_errors()
+        finally:
+            core.end()
         return (self._out(self._obs[core.page]), self._out(self._mask), self._out(self._rewards),
                 self._out(self._terminated), self._out(self._truncated))
 
