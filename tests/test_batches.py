@@ -111,3 +111,13 @@ def test_bad_masks_out():
         masks_batch(items, out=np.zeros((2, 1535), dtype=np.int32))
     with pytest.raises(BatchError, match=r"\(2, 1535\)"):
         masks_batch(items, out=np.zeros((2, 3011), dtype=np.bool_))
+
+
+@pytest.mark.parametrize("perspective", ["x", None, 1, 0, np.bool_(True)])
+def test_perspective_is_a_bool(perspective):
+    # issue 30.19: any truthy perspective ("x", None) was taken, where VectorEnv demands a bool
+    start = [shashki.Position("russian")]
+    for batch in (planes_batch, masks_batch):
+        with pytest.raises(BatchError, match="perspective"):
+            batch(start, perspective=perspective)
+    assert planes_batch(start, perspective=True).shape == (1, 10, 8, 8)

@@ -18,7 +18,7 @@ Row i is the ``planes(perspective)`` and ``legal_action_mask(perspective)`` of p
 repetitions and draw counters are 0) or Boards (with their history's planes) of one game; the
 Python objects are read once, then the planes and moves are made in C without the GIL.
 BatchError for an item that is not a Position or Board, positions of several games, no
-position, or an `out` array of the wrong shape or dtype.  Needs numpy (the extra ``rl``).
+position, a `perspective` that is not a bool, or an `out` array of the wrong shape or dtype.  Needs numpy (the extra ``rl``).
 """
 
 from __future__ import annotations
@@ -44,6 +44,13 @@ def _items(positions: Iterable[Any]) -> List[Any]:
     return items
 
 
+def _check_perspective(perspective: object) -> bool:
+    # (as VectorEnv's: "x" and None were taken for True and False; issue 30.19)
+    if not isinstance(perspective, bool):
+        raise BatchError(f"perspective must be True or False, not {perspective!r}"[:120])
+    return perspective
+
+
 def _check_out(out: Any, name: str, dtypes: Any, shape: Any) -> Any:
     np = numpy()
     if not isinstance(out, np.ndarray) or out.dtype not in dtypes or \
@@ -63,6 +70,7 @@ def planes_batch(positions: Iterable[Any], perspective: bool = False,
     """The planes of every position, one float32 array of shape (len(positions), planes, rows,
     files); into `out` if given (such an array, C-contiguous), which is returned."""
     np = numpy()
+    _check_perspective(perspective)
     items = _items(positions)
     shape = (len(items), *items[0].variant.planes_shape)
     if out is None:
@@ -79,6 +87,7 @@ def masks_batch(positions: Iterable[Any], perspective: bool = False,
     action_space_size); into `out` if given (bool or uint8, C-contiguous), which is
     returned."""
     np = numpy()
+    _check_perspective(perspective)
     items = _items(positions)
     shape = (len(items), items[0].variant.action_space_size)
     if out is None:
