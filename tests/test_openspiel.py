@@ -188,3 +188,118 @@ def test_alphazero_example_learns_a_step(tmp_path):
     log = done.stdout + done.stderr
     assert "Starting game shashki_russian" in log and "Losses(total:" in log
     assert "Checkpoint saved: 1" in log and (tmp_path / "checkpoint-1").is_dir()
+
+
+# --- issue 30: state strings are replayed, never unpickled; a finished game takes no action ---
+
+class _Payload:
+    ran = []
+
+    def __reduce__(self):
+        return (_Payload.ran.append, ("ran",))
+
+
+def test_state_strings_are_replayed_and_unpickle_nothing():
+    # issue 30.4: serialize() wrote __dict__=<base64 pickle> and deserialize_state ran it;
+    # its history= line was never checked against the board
+    import base64
+    game = pyspiel.load_game("shashki_russian")
+    state = game.new_initial_state()
+    for action in (301, 656):
+        state.apply_action(action)
+    text = state.serialize()
+    assert "__dict__" not in text and "pickle" not in text
+    assert text == "game=shashki_russian(max_plies=1000,perspective=False)\nactions=301,656\n"
+    again = game.deserialize_state(text)
+    assert again.history() == [301, 656] and str(again) == str(state)
+    assert again.board.move_stack == state.board.move_stack
+    # OpenSpiel's three-line form: the history replayed, the __dict__ never decoded
+    payload = base64.b64encode(pickle.dumps({"x": _Payload()})).decode()
+    legacy = f"history=0:301,1:656\nmove_number=2\n__dict__={payload}"
+    assert game.deserialize_state(legacy).history() == [301, 656]
+    assert _Payload.ran == []
+    two_plies = base64.b64encode(pickle.dumps(state.__dict__)).decode()
+    for text, match in [
+        (f"history=0:301\nmove_number=1\n__dict__={two_plies}", None),   # one ply, honestly
+        (f"history=0:999\nmove_number=1\n__dict__={two_plies}", "999, is not legal"),
+        ("history=1:301\nmove_number=1\n__dict__=", "player 1's"),
+        ("history=0:301\nmove_number=2\n__dict__=", "move_number"),
+        ("history=0:301\nmove_number=1", "three lines"),
+        ("history=x\nmove_number=1\n__dict__=", "player:action"),
+        ("game=shashki_english(max_plies=1000,perspective=False)\nactions=", "not of this game"),
+        ("game=shashki_russian(max_plies=1000,perspective=True)\nactions=", "not of this game"),
+        ("game=shashki_russian(max_plies=1000,perspective=False)\nactions=301,301", "action 2"),
+        ("game=shashki_russian(max_plies=1000,perspective=False)\nactions=3e2", "not an action"),
+        ("game=shashki_russian(max_plies=1000,perspective=False)\nactions=-1", "not an action"),
+        ("game=shashki_russian(max_plies=1000,perspective=False)\nactions=\u0663", "not an action"),
+        ("", "two lines"), ("nonsense", "two lines"),
+    ]:
+        if match is None:
+            assert game.deserialize_state(text).history() == [301]
+            continue
+        with pytest.raises(shashki.errors.InvalidStateError, match=match) as error:
+            game.deserialize_state(text)
+        assert isinstance(error.value, ValueError)
+    with pytest.raises(shashki.errors.InvalidStateError):
+        game.deserialize_state(b"game=")
+
+
+def test_a_state_string_past_the_end_of_the_game_is_refused():
+    game = pyspiel.load_game("shashki_russian(max_plies=1)")
+    state = game.new_initial_state()
+    state.apply_action(268)
+    with pytest.raises(shashki.errors.InvalidStateError, match="over"):
+        game.deserialize_state(f"game={game}\nactions=268,656\n")
+    assert game.deserialize_state(state.serialize()).is_terminal()
+
+
+def test_apply_action_on_a_terminal_state_raises():
+    # issue 30.12: max_plies=1, one action, is_terminal() and no legal action, and then
+    # apply_action(656) was accepted (history [268, 656])
+    game = pyspiel.load_game("shashki_russian(max_plies=1)")
+    state = game.new_initial_state()
+    state.apply_action(268)
+    assert state.is_terminal() and state.legal_actions() == []
+    with pytest.raises(shashki.IllegalActionError, match="over"):
+        state.apply_action(656)
+    assert state.history() == [268]
+    # a game won on the board, too
+    won = sos.ShashkiState(game, shashki.Board("russian", "W:Wa1:Bb2,c3"))
+    assert won.is_terminal()
+    with pytest.raises(ValueError):
+        won.apply_action(0)
+
+
+@pytest.mark.parametrize("variant", ["russian", "frisian", "international"])
+def test_fuzz_state_strings(variant):
+    # random games serialized and read back; then the strings mutated: each read back to a
+    # state whose history is legal, or an InvalidStateError, never anything else (bounded:
+    # a seeded loop)
+    rng = random.Random(30)
+    game = pyspiel.load_game(f"shashki_{variant}(max_plies=60)")
+    for _ in range(12):
+        state = game.new_initial_state()
+        while not state.is_terminal() and rng.random() < 0.97:
+            state.apply_action(rng.choice(state.legal_actions()))
+        text = state.serialize()
+        assert game.deserialize_state(text).history() == state.history()
+        for _ in range(15):
+            chars = list(text)
+            for _ in range(rng.randint(1, 4)):
+                k = rng.randrange(len(chars))
+                op = rng.random()
+                if op < 0.4:
+                    chars[k] = rng.choice("0123456789,:=\n-x ")
+                elif op < 0.7:
+                    del chars[k]
+                else:
+                    chars.insert(k, rng.choice("0123456789,"))
+            try:
+                again = game.deserialize_state("".join(chars))
+            except shashki.errors.InvalidStateError:
+                continue
+            replay = game.new_initial_state()
+            for action in again.history():
+                assert action in replay.legal_actions()
+                replay.apply_action(action)
+            assert str(replay) == str(again)

@@ -104,3 +104,8 @@ class VectorEnvError(ShashkiError):
 class InvalidBufferError(ShashkiError):
     """A Buffer's format, shape or data that do not fit one another (shashki._core.arrays
     from_bytes, and unpickling a Buffer)."""
+
+
+class InvalidStateError(ShashkiError):
+    """An OpenSpiel state string of a shashki game that cannot be read back
+    (ShashkiGame.deserialize_state): the message names what was wrong."""

@@ -37,7 +37,19 @@ The game, as OpenSpiel sees it:
   on then is drawn; random games of shashki's games end in a few hundred plies at most) and
   ``perspective`` (default false), e.g.
   ``pyspiel.load_game("shashki_russian(perspective=true,max_plies=300)")``;
-- **serialization**: OpenSpiel's own (the history of actions, replayed), and pickle.
+- **serialization**: ``state.serialize()`` writes the game and the actions played, two
+  lines (``game=shashki_russian(max_plies=1000,perspective=False)``, ``actions=301,656``),
+  and ``game.deserialize_state(text)`` replays them, each action checked as legal where it
+  is played; nothing is unpickled, so a state string from anywhere is safe to read.  A
+  string that is not one (another game or parameters, an action that is not legal, a line
+  that cannot be read) raises InvalidStateError (a ValueError) naming what was wrong.  The
+  three-line form OpenSpiel writes for Python games (``history=0:301``, ``move_number=``,
+  ``__dict__=``) is read the same way: its history replayed, its ``__dict__`` ignored.
+  (OpenSpiel's C++ ``pyspiel.serialize_game_and_state`` and
+  ``deserialize_game_and_state``, and pickle, still use that form and unpickle its
+  ``__dict__``: read only such strings and pickles as you trust.)
+- **terminal states**: ``apply_action`` on a terminal state raises IllegalActionError (a
+  ValueError), as an action that is not legal does.
 
 The state holds a shashki Board (``state.board``): its history gives the draw rules, and
 ``clone()`` copies it in C.
@@ -52,6 +64,7 @@ import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 from .board import Board
 from .colors import Color
+from .errors import IllegalActionError, InvalidStateError
 from .variants import VARIANTS, Variant, get_variant
 
 __all__ = ["GAME_NAMES", "ShashkiGame", "ShashkiState", "game_name"]
@@ -133,6 +146,34 @@ class ShashkiGame(pyspiel.Game):  # type: ignore[misc]  # pybind11's class, unty
         """The game's start position."""
         return ShashkiState(self)
 
+    def deserialize_state(self, text: str) -> ShashkiState:
+        """The state that ShashkiState.serialize() wrote `text` for: its actions replayed
+        from the start, each checked as legal (module docstring, "serialization").
+        InvalidStateError naming what was wrong for anything else."""
+        if not isinstance(text, str):
+            raise InvalidStateError(f"a state string is a str, not {type(text).__name__}")
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        state = ShashkiState(self)
+        if lines and lines[0].startswith("history="):
+            actions = _openspiel_history(lines, state)
+        else:
+            actions = _shashki_history(lines, str(self))
+        for k, (player, action) in enumerate(actions):
+            where = f"action {k + 1} of the history, {action}"
+            if state.is_terminal():
+                raise InvalidStateError(f"{where}: the game is over before it")
+            if player is not None and player != state.current_player():
+                raise InvalidStateError(f"{where}: it is player {player}'s, but player "
+                                        f"{state.current_player()} is to move there")
+            legal = state.legal_actions()
+            if action not in legal:
+                raise InvalidStateError(f"{where}, is not legal there; the legal actions are "
+                                        f"{', '.join(map(str, legal))}")
+            state.apply_action(action)
+        return state
+
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: Optional[Dict[str, Any]] = None) -> Any:
         """The observer of the planes (observation tensor and string)."""
@@ -189,8 +230,19 @@ class ShashkiState(pyspiel.State):  # type: ignore[misc]  # pybind11's class, un
         return self.board.legal_actions(perspective=self._perspective)
 
     def _apply_action(self, action: int) -> None:
+        if self._over:
+            # (OpenSpiel's apply_action does not ask; issue 30.12: a game over at max_plies
+            # went on)
+            raise IllegalActionError(f"the game is over (is_terminal()): action {action} "
+                                     f"cannot be applied")
         self.board.push(self.board.action_to_move(action, perspective=self._perspective))
         self._settle()
+
+    def serialize(self) -> str:
+        """The game and the actions played, two lines that ShashkiGame.deserialize_state
+        replays (module docstring, "serialization"); no pickle."""
+        actions = ",".join(str(a) for a in self.history())
+        return f"game={self.get_game()}\nactions={actions}\n"
 
     def _action_to_string(self, player: int, action: int) -> str:
         try:
@@ -233,6 +285,53 @@ class PlanesObserver:
 
     def string_from(self, state: ShashkiState, player: int) -> str:
         return state.board.fen()
+
+
+def _action(text: str, where: str) -> int:
+    if not 1 <= len(text) <= 10 or not all("0" <= c <= "9" for c in text):
+        raise InvalidStateError(f"{where}: {text[:40]!r} is not an action (a whole number)")
+    return int(text)
+
+
+def _shashki_history(lines: List[str], game: str) -> List[Tuple[Optional[int], int]]:
+    """The actions of a state string that ShashkiState.serialize() wrote."""
+    if len(lines) != 2 or not lines[0].startswith("game=") or \
+            not lines[1].startswith("actions="):
+        raise InvalidStateError(f"a state string of a shashki game is two lines, game= and "
+                                f"actions=, not {short(lines)}")
+    written = lines[0][len("game="):]
+    if written != game:
+        raise InvalidStateError(f"the state string is of {written[:80]!r}, not of this game, "
+                                f"{game!r}")
+    field = lines[1][len("actions="):]
+    return [(None, _action(a, f"action {k + 1}"))
+            for k, a in enumerate(field.split(",") if field else [])]
+
+
+def _openspiel_history(lines: List[str], state: ShashkiState) -> List[Tuple[Optional[int], int]]:
+    """The actions of a state string in OpenSpiel's form for Python games: history=, then
+    move_number=, then __dict__= (never decoded)."""
+    if len(lines) != 3 or not lines[1].startswith("move_number=") or \
+            not lines[2].startswith("__dict__="):
+        raise InvalidStateError(f"a state string in OpenSpiel's form is three lines, "
+                                f"history=, move_number= and __dict__=, not {short(lines)}")
+    field = lines[0][len("history="):]
+    out: List[Tuple[Optional[int], int]] = []
+    for k, item in enumerate(field.split(",") if field else []):
+        player, colon, action = item.partition(":")
+        if not colon or player not in ("0", "1"):
+            raise InvalidStateError(f"history item {k + 1}, {item[:40]!r}: not player:action")
+        out.append((int(player), _action(action, f"history item {k + 1}")))
+    number = lines[1][len("move_number="):]
+    if number != str(len(out)):
+        raise InvalidStateError(f"move_number={number[:40]} for a history of {len(out)} "
+                                f"actions")
+    return out
+
+
+def short(lines: List[str]) -> str:
+    text = repr("\n".join(lines))
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 #: the OpenSpiel names of shashki's games, in the order of shashki.VARIANTS
