@@ -302,3 +302,21 @@ def test_a_score_says_its_unit():
     assert repr(Score(-core.WIN_SCORE + 2)).startswith("<Score loss in 1 ")
     result = shashki.engine.search(shashki.Board("russian"), depth=2)
     assert "centi-men" in repr(result)
+
+
+@pytest.mark.parametrize("fen, winner, score", [
+    ("W:Wa1:B", shashki.WHITE, "won"),          # Black has no piece, White to move
+    ("B:Wa1:B", shashki.WHITE, "lost"),         # Black to move with no piece
+    ("W:Wa1:Bb2,c3", shashki.BLACK, "lost"),    # White is blocked
+])
+def test_a_finished_game_gets_no_move_but_its_result(fen, winner, score):
+    # issue 30.17: W:Wa1:B is over (is_game_over()), yet the search gave Move('a1-b2') and
+    # "win in 1"
+    board = shashki.Board("russian", fen)
+    assert board.is_game_over()
+    result = engine.search(board, depth=3)
+    assert result.best_move is None and result.pv == []
+    assert result.outcome == board.outcome() and result.outcome.winner is winner
+    assert str(result.score) == score
+    assert result.score.is_win is (score == "won")
+    assert engine.search(shashki.Board("russian"), depth=2).outcome is None

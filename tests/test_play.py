@@ -223,7 +223,8 @@ def test_game_over_from_the_fen(tmp_path):
     # white has no man left: black (the engine) has won before anyone moves
     code, out = run_play(["russian", "--fen", "W:W:Bc7", "--depth", "1"], [], tmp_path)
     assert code == 0
-    assert "result: 0-1, black (shashki) wins: white has no legal move [no_moves]" in out
+    # (a side with no piece is said to have none: issue 30.17)
+    assert "result: 0-1, black (shashki) wins: white has no pieces left [no_moves]" in out
     assert "nothing saved" in out
 
 
@@ -488,3 +489,11 @@ def test_game_record_points_follow_colour():
     assert GameRecord(3, a_white=False, result="0-1", winner=shashki.BLACK,
                       **base).points_a == 1
     assert GameRecord(4, a_white=True, result="1/2-1/2", winner=None, **base).points_a == 0.5
+
+
+def test_a_finished_position_says_why_with_the_right_side(tmp_path):
+    # issue 30.17: `shashki play russian --fen W:Wa1:B` said "black has no legal move" with
+    # White to move: Black has no piece at all
+    code, out = run_play(["russian", "--fen", "W:Wa1:B"], ["quit"], tmp_path)
+    assert "result: 1-0, white (you) wins: black has no pieces left [no_moves]" in out
+    assert "no legal move" not in out

@@ -30,6 +30,7 @@ from .weights import load as load_weights
 if TYPE_CHECKING:
     from .board import Board
     from .move import Move
+    from .outcome import Outcome
 
 __all__ = ["DEFAULT_DEPTH", "EVAL_WEIGHTS", "MAX_DEPTH", "SEARCH_OPTIONS", "Engine", "Limit",
            "Score", "SearchResult", "search"]
@@ -64,7 +65,8 @@ class Score:
     @property
     def is_win(self) -> bool:
         w = self.win_in
-        return w is not None and w > 0
+        # (win_in 0: the game is over, won or lost already)
+        return w is not None and (w > 0 or (w == 0 and self.value > 0))
 
     @property
     def egdb(self) -> Optional[int]:
@@ -76,6 +78,8 @@ class Score:
 
     def __str__(self) -> str:
         w = self.win_in
+        if w == 0:
+            return "won" if self.value > 0 else "lost"     # a finished game
         if w is not None:
             return f"win in {w}" if w > 0 else f"loss in {-w}"
         if self.egdb is not None:
@@ -91,13 +95,19 @@ class Score:
 
 @dataclass(frozen=True)
 class SearchResult:
-    best_move: Optional[Move]  # a Move of the searched board, or None with no legal move
+    """What a search found.  A finished game (``board.outcome()`` is not None, as
+    ``W:Wa1:B``: Black has no piece, White to move) is not searched: `best_move` is None,
+    `outcome` is the game's Outcome, and `score` its result for the side to move ("won",
+    "lost", or 0.00 for a draw)."""
+    best_move: Optional[Move]  # a Move of the searched board, or None: the game is over
     score: Score
     pv: List[Move] = field(default_factory=list)
     depth: int = 0
     nodes: int = 0
     time: float = 0.0
     seldepth: int = 0
+    #: the Outcome of a finished game (then best_move is None), else None
+    outcome: Optional[Outcome] = None
 
     @property
     def nps(self) -> float:
@@ -293,9 +303,17 @@ class Engine:
         max_depth = depth or MAX_DEPTH
         self._searcher.new_search()
         legal = list(board.legal_moves)
-        if not legal:
-            end = Score(_WIN if self.variant.reversed_goal else -_WIN)
-            return SearchResult(None, end, [], 0, 0, 0.0, 0)
+        outcome = board.outcome()
+        if outcome is not None or not legal:
+            # the game is over: no move, and its result (issue 30.17: W:Wa1:B, Black without
+            # a piece, got a move and "win in 1")
+            if outcome is None:     # (Board.outcome says so first; kept as the old rule)
+                end = Score(_WIN if self.variant.reversed_goal else -_WIN)
+            elif outcome.winner is None:
+                end = Score(0)
+            else:
+                end = Score(_WIN if outcome.winner == board.turn else -_WIN)
+            return SearchResult(None, end, [], 0, 0, 0.0, 0, outcome)
         best: Optional[SearchResult] = None
         total_nodes = 0
         time_use = self._time_use

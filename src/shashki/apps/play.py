@@ -315,7 +315,7 @@ class PlaySession:
         self.say(diagram(self.board, self.flipped))
         self.result = outcome.result()
         self.termination = outcome.termination.value
-        self.reason = describe_outcome(outcome, self.variant)
+        self.reason = describe_outcome(outcome, self.variant, self.board)
         if outcome.winner is None:
             who = "draw"
         else:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from typing import Mapping, Optional, Union
+from typing import Any, Mapping, Optional, Union
 
 from .. import pdn
 from ..board import Board
@@ -27,16 +27,22 @@ def pdn_game(board: Board, *, event: str, white: str, black: str, result: str,
     return pdn.Game.from_board(board, headers=headers)
 
 
-def describe_outcome(outcome: Outcome, variant: Union[str, Variant]) -> str:
+def describe_outcome(outcome: Outcome, variant: Union[str, Variant],
+                     position: Any = None) -> str:
     """The rule that ended a game, in words: "black has no legal move", "white crowned a king
-    first", "draw: ...")."""
+    first", "draw: ...").  With the final `position` (a Position or Board), a side left with
+    no piece is said to have none: a set-up position may end with the other side to move
+    (issue 30.17, ``W:Wa1:B``)."""
     variant = get_variant(variant)
     winner = outcome.winner
     if outcome.termination is Termination.NO_MOVES and winner is not None:  # (always a winner)
+        stuck = winner if variant.reversed_goal else 1 - winner
+        what = "has no legal move"
+        if position is not None and not (position.white if stuck == 0 else position.black):
+            what = "has no pieces left"
         if variant.reversed_goal:
-            return (f"{COLOR_NAMES[winner]} has no legal move, and in "
-                    f"{variant.name} that wins")
-        return f"{COLOR_NAMES[1 - winner]} has no legal move"
+            return f"{COLOR_NAMES[stuck]} {what}, and in {variant.name} that wins"
+        return f"{COLOR_NAMES[stuck]} {what}"
     if winner is not None:          # breakthrough: the only other rule with a winner
         return f"{COLOR_NAMES[winner]} wins: {outcome.termination.text}"
     text = f"draw: {outcome.termination.text}"
