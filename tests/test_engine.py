@@ -320,3 +320,14 @@ def test_a_finished_game_gets_no_move_but_its_result(fen, winner, score):
     assert str(result.score) == score
     assert result.score.is_win is (score == "won")
     assert engine.search(shashki.Board("russian"), depth=2).outcome is None
+
+
+def test_a_game_drawn_by_a_rule_is_searched_with_its_outcome():
+    # a draw by a rule of the game leaves legal moves, which the Hub engine plays on a GUI's
+    # request: searched as usual, the draw in result.outcome
+    board = shashki.Board("russian", "W:WKa1,e1,g1:BKh6,b8,d8")
+    for move in ["a1-b2", "h6-g5", "b2-a1", "g5-h6"] * 2:
+        board.push(move)
+    assert board.outcome().winner is None
+    result = engine.search(board, depth=3)
+    assert result.best_move in board.legal_moves and result.outcome == board.outcome()

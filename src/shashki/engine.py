@@ -13,6 +13,7 @@ Board into its inputs, manages time and turns the principal variation back into 
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from dataclasses import dataclass, field
 from typing import (TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence,
@@ -95,10 +96,12 @@ class Score:
 
 @dataclass(frozen=True)
 class SearchResult:
-    """What a search found.  A finished game (``board.outcome()`` is not None, as
-    ``W:Wa1:B``: Black has no piece, White to move) is not searched: `best_move` is None,
-    `outcome` is the game's Outcome, and `score` its result for the side to move ("won",
-    "lost", or 0.00 for a draw)."""
+    """What a search found.  `outcome` is ``board.outcome()``: None while the game goes on.
+    A game won or lost (the side to move has no legal move, or no piece, as ``W:Wa1:B``, or
+    a king was crowned in breakthrough) is not searched: `best_move` is None and `score` the
+    result for the side to move ("won" or "lost").  A game drawn by a rule of the game still
+    has legal moves, which a GUI may want played (the Hub engine plays on): it is searched
+    as usual, with the draw in `outcome`."""
     best_move: Optional[Move]  # a Move of the searched board, or None: the game is over
     score: Score
     pv: List[Move] = field(default_factory=list)
@@ -106,7 +109,7 @@ class SearchResult:
     nodes: int = 0
     time: float = 0.0
     seldepth: int = 0
-    #: the Outcome of a finished game (then best_move is None), else None
+    #: board.outcome() of the searched board (None: the game goes on)
     outcome: Optional[Outcome] = None
 
     @property
@@ -304,13 +307,11 @@ class Engine:
         self._searcher.new_search()
         legal = list(board.legal_moves)
         outcome = board.outcome()
-        if outcome is not None or not legal:
-            # the game is over: no move, and its result (issue 30.17: W:Wa1:B, Black without
-            # a piece, got a move and "win in 1")
-            if outcome is None:     # (Board.outcome says so first; kept as the old rule)
+        if (outcome is not None and outcome.winner is not None) or not legal:
+            # the game is won or lost: no move, and its result (issue 30.17: W:Wa1:B, Black
+            # without a piece, got a move and "win in 1")
+            if outcome is None or outcome.winner is None:   # (outcome() says so first)
                 end = Score(_WIN if self.variant.reversed_goal else -_WIN)
-            elif outcome.winner is None:
-                end = Score(0)
             else:
                 end = Score(_WIN if outcome.winner == board.turn else -_WIN)
             return SearchResult(None, end, [], 0, 0, 0.0, 0, outcome)
@@ -368,7 +369,7 @@ class Engine:
                 if elapsed >= min(soft_now * factor, hard_now) * 0.6:
                     break           # the next iteration would most likely not finish in time
         assert best is not None     # the first iteration always sets it
-        return best
+        return best if outcome is None else dataclasses.replace(best, outcome=outcome)
 
 
 def _time_plan(limit: Limit) -> Tuple[Optional[float], Optional[float]]:
