@@ -272,8 +272,11 @@ env.reset()
 refused = []
 failures = []
 
+start = threading.Barrier(2)
+
 def run(seed):
     rng = np.random.default_rng(seed)
+    start.wait()
     for _ in range(300):
         try:
             rows = np.arange(env.num_envs)
