@@ -35,7 +35,7 @@ from ..records import pdn_game
 from .analysis import Analysis
 from .errors import RequestError
 from .games import ID_LENGTH, EnginePool, GameSession, GameStore
-from .inputs import MAX_MOVETIME, Fields, read_json, read_query
+from .inputs import MAX_MOVETIME, Fields, read_query
 from .views import game_state, games_list, search_view
 
 __all__ = ["Api", "Download", "EngineMove", "JsonReply", "Route", "WATCH"]
