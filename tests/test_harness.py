@@ -177,7 +177,8 @@ def test_the_match_log_is_json_when_the_elo_is_infinite(tmp_path):
     assert proc.returncode == 0, proc.stderr
     entry = _strict_json(log.read_text().splitlines()[-1])
     assert entry["wdl"] == [2, 0, 0]
-    assert entry["elo"] == "+inf" and entry["elo95"] == ["+inf", "+inf"]
+    # (one pair: its interval is not known, issue 30.19)
+    assert entry["elo"] == "+inf" and entry["elo95"] == ["-inf", "+inf"]
 
 
 def test_log_numbers():
@@ -186,3 +187,13 @@ def test_log_numbers():
     assert log_number(float("inf")) == "+inf" and log_number(-float("inf")) == "-inf"
     assert log_number(float("nan")) is None
     assert log_number(1.7976931348623157e308) == "+inf"      # no Elo is that large
+
+
+def test_one_pair_has_no_error_bar():
+    """(issue 30.19: `shashki match ... --games 2` printed "+/- 0.0 (95%: +190.8 .. +190.8)")"""
+    t = _tally([0, 0, 0, 1, 0])
+    elo, low, high = t.elo()
+    assert elo == pytest.approx(elo_of(0.75)) and (low, high) == (-math.inf, math.inf)
+    text = t.elo_text()
+    assert "one pair: the interval is not known from one" in text and "+/-" not in text
+    assert "+/-" in _tally([0, 0, 1, 1, 0]).elo_text()

@@ -505,3 +505,46 @@ def test_the_history_sent_starts_at_the_last_capture_or_man_move():
     assert hubtext.game_text(board) == (start, ("10-14", "29-25", "14-10", "25-29"))
     board.push("a1-b2")                      # a man moves: the history starts again
     assert hubtext.game_text(board) == (hubtext.position_text(board), ())
+
+
+# --- a hostile engine, at the byte level (issue 30.16) --------------------------------------------
+
+HOSTILE = [sys.executable, str(__import__("pathlib").Path(__file__).with_name("hub_hostile.py"))]
+
+
+def test_a_byte_that_is_not_utf8_spoils_one_line_not_the_reader(started):
+    board = shashki.Board("russian")
+    engine = started(HOSTILE + ["bad-byte-info"], variant="russian")
+    assert engine.play(board, Limit(depth=1)).move in board.legal_moves
+    assert engine.play(board, Limit(depth=1)).move in board.legal_moves   # still reading
+    engine = started(HOSTILE + ["bad-byte-id"], variant="russian")
+    assert engine.name == "fa\ufffdke"
+    assert engine.play(board, Limit(depth=1)).move in board.legal_moves
+
+
+def test_an_answer_without_its_move_fails_at_once(started):
+    engine = started(HOSTILE + ["empty-move"], variant="russian", search_timeout=60)
+    start = time.monotonic()
+    with pytest.raises(HubMoveError, match="'done move=', which cannot be read"):
+        engine.play(shashki.Board("russian"), Limit(depth=3))
+    assert time.monotonic() - start < 5 and engine.searching is None
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_fuzzing_a_hostile_engine(started, seed):
+    """Random bytes, broken lines and lost answers around a good engine (seeded): every
+    search returns a legal move or raises a HubError, within its time; nothing hangs."""
+    board = shashki.Board("russian")
+    start = time.monotonic()
+    try:
+        engine = started(HOSTILE + ["random", str(seed)], variant="russian", timeout=1.0,
+                         init_timeout=2.0, search_timeout=1.0)
+        for _ in range(6):
+            try:
+                result = engine.play(board, Limit(depth=1))
+            except (HubMoveError, HubTimeoutError):
+                continue
+            assert result.move in board.legal_moves
+    except HubError:
+        pass
+    assert time.monotonic() - start < 30

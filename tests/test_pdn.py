@@ -586,3 +586,79 @@ def test_a_10x10_game_reads_back(game):
     again = pdn.read_game(io.StringIO(text))
     assert again.variant is board.variant
     assert [str(m) for m in again.moves] == [str(m) for m in board.move_stack]
+
+
+# --- a visitor that raises (issue 30.15) ---------------------------------------------------------
+
+class Raised(Exception):
+    pass
+
+
+# three games: the first with comments, NAGs, a variation with a blank line inside it, one
+# inside another, and an illegal move in a variation (so handle_error is called)
+RAISING_TEXT = ('[Event "one"]\n[FEN "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,'
+                'c7,e7,g7,b8,d8,f8,h8"]\n\n{start} 1. c3-d4 $1 (1. e3-f4\n\nf6-g5 (1... b6-a5)'
+                ' (1... c3-c4)) f6-g5 2. g3-h4 *\n\n'
+                '[Event "two"]\n\n1. c3-d4 f6-g5 *\n\n[Event "three"]\n\n1. c3-c4 *\n')
+HOOKS = ["begin_game", "begin_headers", "visit_header", "end_headers", "visit_board",
+         "visit_move", "visit_comment", "visit_nag", "begin_variation", "end_variation",
+         "visit_result", "handle_error", "end_game", "result"]
+
+
+def raising_builder(hook, when):
+    """A GameBuilder whose `hook` raises Raised at its `when`-th call in the first game."""
+    calls = {"game": 0, "hook": 0}
+
+    class Builder(pdn.GameBuilder):
+        pass
+
+    def wrapped(self, *args):
+        if calls["game"] == 1:
+            calls["hook"] += 1
+            if calls["hook"] == when:
+                raise Raised(hook)
+        return getattr(pdn.GameBuilder, hook)(self, *args)
+
+    def make():
+        calls["game"] += 1
+        return Builder()
+    setattr(Builder, hook, wrapped)
+    return make
+
+
+@pytest.mark.parametrize("when", [1, 2])
+@pytest.mark.parametrize("hook", HOOKS)
+def test_a_visitor_that_raises_leaves_the_handle_at_the_next_game(hook, when):
+    handle = io.StringIO(RAISING_TEXT)
+    make = raising_builder(hook, when)
+    try:
+        first = read_game(handle, Visitor=make, variations=True, strict=False)
+    except Raised:
+        first = None
+    else:       # (a hook called fewer than `when` times in that game)
+        assert first.headers["Event"] == "one"
+    second = read_game(handle, Visitor=make, variations=True)
+    assert second.headers["Event"] == "two" and [str(m) for m in second.moves] == \
+        ["c3-d4", "f6-g5"]
+    with pytest.raises(InvalidPdnError, match="game 3, line 14"):  # numbered as the third
+        read_game(handle, Visitor=make)
+    assert read_game(handle, Visitor=make) is None
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hook=st.sampled_from(HOOKS), when=st.integers(1, 12),
+       first=st.sampled_from(["", RAISING_TEXT]),
+       pieces=st.lists(st.sampled_from(PDN_PIECES + ['\n\n[Event "x"]\n\n', "(", ")", "{c}",
+                                                    "$3", "\n\n", "\n"]), max_size=40))
+def test_fuzzing_raising_visitors(hook, when, first, pieces):
+    """Whatever the text and wherever the visitor raises, the games read after it are those
+    a reader that never raised would read next."""
+    text = first + "".join(pieces)
+    games = list(read_games(io.StringIO(text), strict=False))
+    handle = io.StringIO(text)
+    try:
+        read_game(handle, Visitor=raising_builder(hook, when), strict=False)
+    except Raised:
+        pass
+    rest = [(g.headers, texts(g)) for g in read_games(handle, strict=False)]
+    assert rest == [(g.headers, texts(g)) for g in games[1:]]

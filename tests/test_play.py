@@ -497,3 +497,61 @@ def test_a_finished_position_says_why_with_the_right_side(tmp_path):
     code, out = run_play(["russian", "--fen", "W:Wa1:B"], ["quit"], tmp_path)
     assert "result: 1-0, white (you) wins: black has no pieces left [no_moves]" in out
     assert "no legal move" not in out
+
+
+# --- the shashki command's errors (issue 30.18) -------------------------------------------------
+
+def _usage_error(capsys, argv):
+    from shashki.apps.cli import main
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    return capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["perft", "chess", "3"], ["play", "chess"],
+                                  ["hub", "--variant", "chess"], ["egdb", "build", "chess", "3"],
+                                  ["match", "depth=1", "depth=2", "--variant", "Chess"]])
+def test_an_unknown_game_is_refused_naming_the_fifteen_games(capsys, argv):
+    err = _usage_error(capsys, argv)
+    line = next(line for line in err.splitlines() if "unknown game" in line)
+    assert "unknown game 'chess'" in line.lower()
+    assert all(v.name in line for v in shashki.VARIANTS) and len(shashki.VARIANTS) == 15
+    assert "invalid choice" not in err and "'25'" not in err and len(line) < 300
+
+
+def test_a_game_alias_in_any_case_is_taken(capsys):
+    from shashki.apps.cli import main
+    out = io.StringIO()
+    assert main(["perft", "RUSSIAN", "1"], out) == 0 and "perft russian depth 1" in out.getvalue()
+
+
+def test_divide_does_not_go_with_a_depth_range(capsys):
+    err = _usage_error(capsys, ["perft", "russian", "--divide", "--depth-range", "1-2"])
+    assert "--divide" in err and "--depth-range" in err
+
+
+@pytest.mark.parametrize("argv, jobs", [(["5"], os.cpu_count() or 1), (["5", "-j", "1"], 1),
+                                        (["3", "--divide"], 1), (["0"], 1)])
+def test_perft_json_says_how_many_threads_counted(argv, jobs):
+    import json
+    from shashki.apps.cli import main
+    out = io.StringIO()
+    main(["perft", "russian", *argv, "--json", "--progress", "off"], out)
+    assert json.loads(out.getvalue())["jobs"] == jobs
+
+
+def test_a_checkpoint_of_another_run_says_what_differs(capsys, tmp_path):
+    from shashki.apps.cli import main
+    path = str(tmp_path / "run.ckpt")
+    main(["perft", "russian", "5", "--checkpoint", path, "--progress", "off"], io.StringIO())
+    err = _usage_error(capsys, ["perft", "russian", "4", "--checkpoint", path])
+    assert "belongs to another run (its depth 5 there, 4 here" in err
+    assert "{" not in err
+
+
+def test_egdb_info_of_an_empty_folder_says_so(tmp_path):
+    from shashki.apps.cli import main
+    out = io.StringIO()
+    assert main(["egdb", "info", "--dir", str(tmp_path)], out) == 0
+    assert "none (build them with: shashki egdb build VARIANT PIECES" in out.getvalue()

@@ -21,6 +21,9 @@ from shashki.apps.web.inputs import MAX_BODY
 from shashki.apps.web.views import LEVELS
 
 QUICK = {"depth": 2}
+JSON = {"Content-Type": "application/json"}
+# the start of a POST of JSON to /api/games (HOST: the server's, Client.raw)
+POST_JSON = b"POST /api/games HTTP/1.1\r\nHost: HOST\r\nContent-Type: application/json\r\n"
 
 
 class Client:
@@ -28,11 +31,16 @@ class Client:
 
     def __init__(self, server):
         self.host, self.port = server.server_address[:2]
+        self.authority = f"{self.host}:{self.port}".encode()
 
     def request(self, method, path, body=None, raw=None, headers=None, timeout=60):
+        """(a body is sent as JSON, with its Content-Type, unless `headers` says otherwise)"""
         conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
         data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-        conn.request(method, path, body=data, headers=headers or {})
+        sent = dict(JSON) if data is not None else {}
+        sent.update(headers or {})
+        conn.request(method, path, body=data, headers={k: v for k, v in sent.items()
+                                                       if v is not None})
         response = conn.getresponse()
         text = response.read().decode("utf-8")
         conn.close()
@@ -53,9 +61,10 @@ class Client:
         return data
 
     def raw(self, data, timeout=10):
-        """Bytes sent on a socket of their own; the answer's status and JSON body."""
+        """Bytes sent on a socket of their own (HOST in them: the server's host and port);
+        the answer's status and JSON body."""
         with socket.create_connection((self.host, self.port), timeout=timeout) as sock:
-            sock.sendall(data)
+            sock.sendall(data.replace(b"HOST", self.authority))
             chunks = []
             while True:
                 chunk = sock.recv(65536)
@@ -295,29 +304,28 @@ def test_garbage_bodies(client, raw):
 
 
 def test_a_body_too_large_is_refused_unread(client):
-    status, body = client.raw(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: "
+    status, body = client.raw(POST_JSON + b"Content-Length: "
                               + str(MAX_BODY + 1).encode() + b"\r\n\r\n")
     assert status == 413 and str(MAX_BODY) in body["expected"]
-    status, body = client.raw(b"POST /api/games HTTP/1.1\r\nHost: x\r\n"
-                              b"Content-Length: 99999999999999999999999\r\n\r\n")
+    status, body = client.raw(POST_JSON + b"Content-Length: 99999999999999999999999\r\n\r\n")
     assert status in (400, 413)
 
 
 @pytest.mark.parametrize("request_bytes, status", [
     (b"GARBAGE\r\n\r\n", 400),
     (b"GET / HTTP/9.9\r\n\r\n", 505),
-    (b"BREW /pot HTTP/1.1\r\nHost: x\r\n\r\n", 501),
+    (b"BREW /pot HTTP/1.1\r\nHost: HOST\r\n\r\n", 501),
     (b"GET /" + b"a" * 70_000 + b" HTTP/1.1\r\n\r\n", 414),
-    (b"POST /api/games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 411),
-    (b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: ten\r\n\r\n", 400),
-    (b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\n{}", 400),
-    (b"GET /api/variants HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}", 400),
+    (POST_JSON + b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 411),
+    (POST_JSON + b"Content-Length: ten\r\n\r\n", 400),
+    (POST_JSON + b"Content-Length: 50\r\n\r\n{}", 400),
+    (b"GET /api/variants HTTP/1.1\r\nHost: HOST\r\nContent-Length: 2\r\n\r\n{}", 400),
 ])
 def test_malformed_http_gets_json(client, request_bytes, status):
     if request_bytes.endswith(b"{}") and b"50" in request_bytes:
         # a body shorter than its length: the server waits for the rest, then gives up
         with socket.create_connection((client.host, client.port), timeout=10) as sock:
-            sock.sendall(request_bytes)
+            sock.sendall(request_bytes.replace(b"HOST", client.authority))
             sock.shutdown(socket.SHUT_WR)
             answer = sock.recv(65536)
         assert answer.split()[1] == b"400"
@@ -595,16 +603,228 @@ def test_a_refused_body_is_not_read_as_the_next_request(client):
     request and its answer taken for the next request's."""
     conn = http.client.HTTPConnection(client.host, client.port, timeout=10)
     for path in ("/api/nothing", "/", "/api/games/0123456789abcdef/move"):
-        conn.request("POST", path, body=b"GET /api/variants HTTP/1.1\r\nHost: x\r\n\r\n")
+        conn.request("POST", path, body=b"GET /api/variants HTTP/1.1\r\nHost: HOST\r\n\r\n")
         response = conn.getresponse()
         assert response.status in (404, 405) and response.getheader("Connection") == "close"
         assert "error" in json.loads(response.read())
         conn.close()
     # a request answered in full keeps its connection
-    conn.request("POST", "/api/games", body=b'{"variant": "russian"}')
+    conn.request("POST", "/api/games", body=b'{"variant": "russian"}', headers=JSON)
     response = conn.getresponse()
     assert response.status == 201 and response.getheader("Connection") is None
     response.read()
     conn.request("GET", "/api/variants")
     assert conn.getresponse().status == 200
     conn.close()
+
+
+# --- requests from elsewhere (issue 30.5, 30.6) ------------------------------------------------
+
+def post_game(client, headers, body=b'{"variant": "russian"}'):
+    """The status and JSON body of a raw POST /api/games with `headers` (bytes lines)."""
+    return client.raw(b"POST /api/games HTTP/1.1\r\nConnection: close\r\n"
+                      + b"".join(h + b"\r\n" for h in headers)
+                      + b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+
+
+@pytest.mark.parametrize("headers, status, words", [
+    ([b"Host: evil.example", b"Content-Type: application/json"], 403, "evil.example"),
+    ([b"Host: evil.example:PORT", b"Content-Type: application/json"], 403, "evil.example"),
+    ([b"Host: 127.0.0.1:1", b"Content-Type: application/json"], 403, "127.0.0.1:1"),
+    ([b"Host: HOST", b"Origin: http://evil.example", b"Content-Type: text/plain"], 403,
+     "evil.example"),
+    ([b"Host: HOST", b"Origin: http://evil.example", b"Content-Type: application/json"], 403,
+     "evil.example"),
+    ([b"Host: HOST", b"Origin: null", b"Content-Type: application/json"], 403, "null"),
+    ([b"Host: HOST", b"Origin: https://HOST", b"Content-Type: application/json"], 403, "https"),
+    ([b"Content-Type: application/json"], 400, "0 Host headers"),
+    ([b"Host: HOST", b"Host: evil.example", b"Content-Type: application/json"], 400,
+     "2 Host headers"),
+    ([b"Host: HOST", b"Content-Type: text/plain"], 415, "text/plain"),
+    ([b"Host: HOST", b"Content-Type: application/x-www-form-urlencoded"], 415, "form"),
+    ([b"Host: HOST"], 415, "not given"),
+    ([b"Host: HOST", b"Content-Type: application/json", b"Content-Type: text/plain"], 415,
+     "text/plain"),
+])
+def test_requests_of_other_sites_are_refused(server, client, headers, status, words):
+    """A page of another site (its Origin, or its own name rebound to this address in the
+    Host) cannot create games, nor send anything but JSON; nothing is made."""
+    headers = [h.replace(b"PORT", str(client.port).encode()) for h in headers]
+    games = len(server.api.store)
+    got, body = post_game(client, headers)
+    assert got == status and words in body["error"] and body["expected"]
+    assert len(server.api.store) == games
+
+
+@pytest.mark.parametrize("host, origin", [
+    (b"HOST", None), (b"localhost:PORT", None), (b"[::1]:PORT", None), (b"LocalHost:PORT", None),
+    (b"HOST", b"http://HOST"), (b"localhost:PORT", b"http://127.0.0.1:PORT"),
+])
+def test_the_names_of_a_loopback_server_are_answered(client, host, origin):
+    headers = [b"Host: " + host, b"Content-Type: application/json; charset=utf-8"]
+    if origin is not None:
+        headers.append(b"Origin: " + origin)
+    headers = [h.replace(b"PORT", str(client.port).encode()) for h in headers]
+    assert post_game(client, headers)[0] == 201
+
+
+def test_the_host_rule():
+    from shashki.apps.web.hosts import HostRule
+    loopback = HostRule("127.0.0.1", 8000)
+    assert loopback.allows("localhost:8000") and loopback.allows("[::1]:8000")
+    assert not loopback.allows("localhost") and not loopback.allows("10.0.0.1:8000")
+    assert not loopback.allows("evil.example:8000") and not loopback.allows("a b:8000")
+    every = HostRule("0.0.0.0", 80, ["box.example"])
+    assert every.allows("192.168.1.9") and every.allows("[fe80::1]") and every.allows("localhost")
+    assert every.allows("box.example:443") and not every.allows("evil.example")
+    named = HostRule("my-box.lan", 8000)
+    assert named.allows("my-box.lan:8000") and not named.allows("localhost:8000")
+    assert HostRule("::1", 8000).allows("[::1]:8000")
+    assert every.allows_origin("http://192.168.1.9") and not every.allows_origin("file://")
+
+
+@pytest.mark.parametrize("lengths", [[b"2", b"500000"], [b"2", b"2"], [b"\xb2"], [b"2\xb9"],
+                                     ["\u00b2".encode()], [b"+2"], [b"0x2"],
+                                     ["\u0662".encode()]])
+def test_a_content_length_is_one_number_of_ascii_digits(client, lengths):
+    body = b"{}"
+    status, answer = client.raw(POST_JSON + b"".join(b"Content-Length: " + n + b"\r\n"
+                                                     for n in lengths) + b"\r\n" + body)
+    assert status == 400 and "Content-Length" in answer["error"]
+    assert "query" not in answer["error"]
+
+
+def test_the_page_sends_json_with_its_type():
+    """(the page's own POSTs pass the check: api.js sends every body as JSON, with its type)"""
+    from importlib import resources
+    script = resources.files("shashki.apps.web").joinpath("static/api.js").read_text()
+    assert 'init.headers["Content-Type"] = "application/json"' in script
+
+
+# --- searches nobody waits for (issue 30.7, 30.8) ----------------------------------------------
+
+def wait_until(condition, seconds=10.0):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+def test_an_abandoned_engine_move_is_stopped():
+    """Four engine moves of depth 89, each client gone after 0.2 s: the searches stop at
+    once, their moves are dropped, and the engines are free for the next player."""
+    server = start(Api(pool=EnginePool(egdb=False)))
+    try:
+        client = Client(server)
+        ids = [client.new()["id"] for _ in range(4)]
+        body = json.dumps({"limit": {"depth": 89}}).encode()
+        for gid in ids:
+            with socket.create_connection((client.host, client.port), timeout=10) as sock:
+                sock.sendall(b"POST /api/games/" + gid.encode() + b"/engine HTTP/1.1\r\n"
+                             b"Host: " + client.authority + b"\r\nContent-Type: "
+                             b"application/json\r\nContent-Length: " + str(len(body)).encode()
+                             + b"\r\n\r\n" + body)
+                time.sleep(0.2)
+        assert wait_until(lambda: server.api.pool.busy == 0, 3.0)
+        assert all(client.ok("GET", f"/api/games/{gid}")["moves"] == [] for gid in ids)
+        assert not any(client.ok("GET", f"/api/games/{gid}")["thinking"] for gid in ids)
+        assert client.ok("POST", f"/api/games/{ids[0]}/engine", {"limit": QUICK})["ply"] == 1
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_depth_alone_searches_for_a_bounded_time():
+    from shashki.apps.web.inputs import DEFAULT_MOVETIME, MAX_MOVETIME, Fields
+    limit = Fields({"limit": {"depth": 89}}, ("limit",)).limit("limit")
+    assert limit.depth == 89 and limit.movetime == DEFAULT_MOVETIME <= 30
+    assert Fields({"limit": {"movetime": 600}}, ("limit",)).limit("limit").movetime == \
+        MAX_MOVETIME
+
+
+def test_an_analysis_beyond_the_limit_is_refused_before_its_stream():
+    server = start(Api(pool=EnginePool(max_searches=1, egdb=False)))
+    try:
+        client = Client(server)
+        first, second = client.new()["id"], client.new()["id"]
+        conn = http.client.HTTPConnection(client.host, client.port, timeout=30)
+        conn.request("GET", f"/api/games/{first}/analysis?seconds=30")
+        streaming = conn.getresponse()
+        assert streaming.status == 200 and streaming.readline().startswith(b"event: position")
+        error = client.error("GET", f"/api/games/{second}/analysis?seconds=1", status=429)
+        assert "searches" in error["error"]
+        streaming.close()
+        conn.close()
+        assert wait_until(lambda: server.api.pool.busy == 0)
+        assert [k for k, _ in events(client, f"/api/games/{second}/analysis?seconds=0.2")][-1] \
+            == "done"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+# --- the answers on the wire (issue 30.9, 30.10) -----------------------------------------------
+
+def test_a_kept_alive_connection_answers_at_once(client):
+    """No answer waits for the client's delayed ACK (Nagle's algorithm against a second
+    send: 40 ms each)."""
+    gid = client.new()["id"]
+    conn = http.client.HTTPConnection(client.host, client.port, timeout=10)
+    times = []
+    for number in range(9):
+        start = time.perf_counter()
+        if number % 2:
+            conn.request("POST", f"/api/games/{gid}/goto", body=b'{"ply": 0}', headers=JSON)
+        else:
+            conn.request("GET", f"/api/games/{gid}")
+        response = conn.getresponse()
+        response.read()
+        assert response.status == 200
+        times.append(time.perf_counter() - start)
+    conn.close()
+    assert sorted(times)[len(times) // 2] < 0.02, times
+
+
+def test_a_client_that_leaves_early_leaves_no_traceback(capsys):
+    server = start(Api(pool=EnginePool(egdb=False)))
+    try:
+        client = Client(server)
+        bad = [b"POST /api/nothing HTTP/1.1\r\nHost: HOST\r\nContent-Length: 5\r\n\r\nhello",
+               b"GET /api/games/0123456789abcdef HTTP/1.1\r\nHost: HOST\r\n\r\n",
+               b"GET /nothing HTTP/1.1\r\nHost: evil.example\r\n\r\n",
+               b"GARBAGE\r\n\r\n", b"GET / HTTP/9.9\r\n\r\n",
+               POST_JSON + b"Content-Length: 4\r\n\r\n[1]x"]
+        for number in range(60):
+            sock = socket.create_connection((client.host, client.port), timeout=10)
+            if number % 2:      # an abortive close: the answer meets a reset
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\0\0\0\0\0\0\0")
+            sock.sendall(bad[number % len(bad)].replace(b"HOST", client.authority))
+            sock.close()
+        time.sleep(0.5)
+        assert client.ok("GET", "/api/variants")
+    finally:
+        server.shutdown()
+        server.server_close()
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "Exception occurred" not in err, err[:2000]
+
+
+# --- PDN tags that UTF-8 cannot carry (issue 30.11) --------------------------------------------
+
+@pytest.mark.parametrize("fields", [{"pdn": '[Event "\udc00"]\n\n1. c3-d4 *'},
+                                    {"pdn": '[White "a\ud800b"]\n\n1. c3-d4 *'},
+                                    {"fen": "W:Wa1:Bh8\udfff"}])
+def test_a_lone_surrogate_is_refused_at_creation(server, client, fields):
+    games = len(server.api.store)
+    error = client.error("POST", "/api/games", dict(variant="russian", **fields))
+    assert "lone surrogate" in error["error"] and "Unicode" in error["expected"]
+    assert len(server.api.store) == games
+
+
+def test_a_pdn_with_a_surrogate_pair_downloads(client):
+    game = client.new(pdn='[Event "club \U0001f600"]\n\n1. c3-d4 *')
+    status, _, body = client.request("GET", f"/api/games/{game['id']}/pdn")
+    assert status == 200 and '[Event "club \U0001f600"]' in body
+

@@ -32,6 +32,7 @@ def interruptible():
     (["--host", "a..b"], "--host must be"),
     (["--host", ""], "--host must be"),
     (["--host", "300"], "--host must be"),
+    (["--allow-host", "evil example"], "--allow-host must be an IP address"),
 ])
 def test_bad_arguments_are_usage_errors(capsys, args, words):
     with pytest.raises(SystemExit) as stop:

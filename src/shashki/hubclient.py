@@ -312,8 +312,11 @@ class HubEngine:
         (its parameters by name), and ``init`` it.  Raises HubError (and OSError when the
         program cannot be started)."""
         argv = [command] if isinstance(command, str) else list(command)
+        # (the protocol is UTF-8 text; a byte that is not is read as U+FFFD, so that it
+        # spoils one line, not the reader: a strict decoder would end its thread)
         process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, text=True, bufsize=1, cwd=cwd,
+                                   stderr=subprocess.PIPE, encoding="utf-8",
+                                   errors="replace", bufsize=1, cwd=cwd,
                                    env=None if env is None else dict(env))
         engine = cls(process, timeout=timeout, init_timeout=init_timeout,
                      search_timeout=search_timeout)
@@ -422,16 +425,29 @@ class HubEngine:
 
     def _parse(self, line: str) -> Optional[_Line]:
         """`line` read by parse_line, and as it is; None for a blank line or one that cannot
-        be read."""
+        be read.  A search's answer that cannot be read ends the search: HubMoveError."""
         if not line.strip():
             return None
         try:
             return parse_line(line) + (line,)
         except HubProtocolError as exc:         # ignore what cannot be read, as Scan does
+            self._unreadable_answer(line, exc)
             self._ignored += 1
             log = logger.warning if self._ignored <= _MAX_WARNINGS else logger.debug
             log("%s: ignored the line %s (%s)", self.name, quote(line[:200]), exc)
             return None
+
+    def _unreadable_answer(self, line: str, exc: HubProtocolError) -> None:
+        """HubMoveError when `line` is the running search's answer (``done``, protocol 1's
+        ``move``) written so that it cannot be read (``done move=``): no other answer will
+        come, and waiting for one would take the whole search's time."""
+        search = self._search
+        answer = "move" if self.protocol == 1 else "done"
+        if search is not None and line.split(None, 1)[0] == answer:
+            self._search = None
+            raise HubMoveError(f"{self.name} answered {quote(line[:200])}, which cannot be "
+                               f"read ({exc}), in {search.board.fen()}; expected "
+                               f"{answer} move=MOVE")
 
     def _read(self, deadline: float, waiting_for: str) -> _Line:
         """The next line the engine wrote, read by parse_line (command, arguments, and the

@@ -189,6 +189,12 @@ def _line_check(digest: str, index: int, count: int) -> str:
     return hashlib.sha256(f"{digest}:{index}:{count}".encode()).hexdigest()[:16]
 
 
+def _shown_value(value: object) -> str:
+    """A header's value in an error: its JSON (a string quoted, true/false), "none" when the
+    header lacks it."""
+    return "none" if value is None else json.dumps(value)
+
+
 def checkpoint_path(path: Union[str, os.PathLike[str]]) -> str:
     """The file a checkpoint at `path` is read and written at: `path`, or the file a
     symbolic link names.  CheckpointError, before any work, unless it is a regular file or
@@ -323,9 +329,10 @@ class Checkpoint:
         if header != self.header:
             diff = sorted(k for k in set(header) | set(self.header)
                           if header.get(k) != self.header.get(k))
-            raise CheckpointError(
-                f"{self.path} belongs to another run (it differs in {', '.join(diff)}: "
-                f"{ {k: header.get(k) for k in diff} }); use another file or delete it")
+            differences = "; ".join(f"{k} {_shown_value(header.get(k))} there, "
+                                    f"{_shown_value(self.header.get(k))} here" for k in diff)
+            raise CheckpointError(f"{self.path} belongs to another run (its {differences}); "
+                                  f"use another file or delete it")
         for number, line in enumerate(complete[1:], start=2):
             try:
                 entry = json.loads(line)

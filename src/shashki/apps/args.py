@@ -15,8 +15,8 @@ from .._text import bounded_int
 from ..limits import MAX_SECONDS, shown
 from ..variants import VARIANTS, Variant
 
-__all__ = ["add_command", "add_variant", "depth_range", "even", "seconds", "variant_names",
-           "whole"]
+__all__ = ["add_command", "add_variant", "depth_range", "even", "game", "seconds",
+           "variant_names", "whole"]
 
 # the subparsers action of the shashki parser (argparse keeps its class private)
 SubParsers = Any
@@ -36,6 +36,16 @@ def _games(variants: Sequence[Variant] = VARIANTS) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1]
 
 
+def game(text: str) -> str:
+    """The type of a VARIANT argument: a game's name or alias, in any case.  An unknown one
+    is refused naming the games (argparse's choices would list every alias on one line)."""
+    name = text.strip().lower()
+    if name not in variant_names():
+        raise argparse.ArgumentTypeError(f"unknown game {shown(text)}; the games are "
+                                         f"{_games()} (or an alias of one)")
+    return name
+
+
 def add_variant(parser: argparse.ArgumentParser, *flags: str, default: Optional[str] = None,
                 help: str = "") -> None:
     """A VARIANT argument: positional without `flags`, else an option with a `default`."""
@@ -43,11 +53,10 @@ def add_variant(parser: argparse.ArgumentParser, *flags: str, default: Optional[
     if default is not None:
         text += f"; default {default}"
     if flags:
-        parser.add_argument(*flags, type=str.lower, choices=variant_names(), default=default,
-                            metavar="VARIANT", dest="variant", help=text)
+        parser.add_argument(*flags, type=game, default=default, metavar="VARIANT",
+                            dest="variant", help=text)
     else:
-        parser.add_argument("variant", metavar="VARIANT", type=str.lower,
-                            choices=variant_names(), help=text)
+        parser.add_argument("variant", metavar="VARIANT", type=game, help=text)
 
 
 def add_command(sub: SubParsers, name: str, func: Callable[[argparse.Namespace, Any], int],

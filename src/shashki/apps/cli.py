@@ -164,16 +164,20 @@ def _rate(nodes: int, seconds: float, unit: str, resolution: float = _WALL) -> O
 
 
 def _count(board: Board, depth: int, args: argparse.Namespace,
-           progress: Optional[ProgressBars]) -> PerftResult:
+           progress: Optional[ProgressBars]) -> Tuple[PerftResult, int]:
+    """The count, and the threads it ran on (--jobs, all cores by default, at most one a
+    task; one where it is counted in this thread)."""
     start = time.perf_counter()
     if depth == 0:
-        return PerftResult(1, {}, time.perf_counter() - start, 0, 0)
+        return PerftResult(1, {}, time.perf_counter() - start, 0, 0), 1
     if args.divide and not args.jobs and not args.hash and not args.checkpoint and depth < 8:
         table = board.divide(depth, paths=args.paths)
         return PerftResult(sum(table.values()), {str(m): n for m, n in table.items()},
-                           time.perf_counter() - start, len(table), 0)
-    return runner.run(board, depth, args.paths, jobs=args.jobs, hash_mb=args.hash,
-                      checkpoint=args.checkpoint, progress=progress)
+                           time.perf_counter() - start, len(table), 0), 1
+    jobs: int = args.jobs or runner.cpu_count()
+    result = runner.run(board, depth, args.paths, jobs=jobs, hash_mb=args.hash,
+                        checkpoint=args.checkpoint, progress=progress)
+    return result, max(1, min(jobs, result.tasks - result.resumed))
 
 
 def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
@@ -183,18 +187,21 @@ def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("give either DEPTH or --depth-range, not both")
     if args.checkpoint and args.depth_range:
         raise UsageError("--checkpoint records one depth; it cannot go with --depth-range")
+    if args.divide and args.depth_range:
+        raise UsageError("--divide counts each first move at one depth; it cannot go with "
+                         "--depth-range (give a DEPTH)")
     board = Board(args.variant, fen=args.fen)
     show = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
     convention = "paths" if args.paths else "unique"
     depths: Sequence[int] = (range(args.depth_range[0], args.depth_range[1] + 1)
                              if args.depth_range else [args.depth])
-    results: List[Tuple[int, PerftResult, float]] = []
+    results: List[Tuple[int, PerftResult, float, int]] = []
     for depth in depths:
         progress = ProgressBars(sys.stderr) if show and depth >= 6 else None
         start_cpu = time.process_time()
-        result = _count(board, depth, args, progress)
+        result, jobs = _count(board, depth, args, progress)
         cpu = time.process_time() - start_cpu
-        results.append((depth, result, cpu))
+        results.append((depth, result, cpu, jobs))
         if args.json or args.depth_range:
             continue
         if args.divide:
@@ -220,14 +227,15 @@ def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
                  "rate": round(r.rate) if _measurable(r.seconds) and r.counted else None,
                  "moves": {m: r.divide[m] for m in sorted(r.divide, key=natural_key)},
                  "tasks": r.tasks, "resumed_tasks": r.resumed,
-                 "counted": r.nodes if r.counted is None else r.counted, "jobs": args.jobs,
-                 "hash_mb": args.hash} for depth, r, cpu in results]
+                 "counted": r.nodes if r.counted is None else r.counted,
+                 "jobs": jobs,
+                 "hash_mb": args.hash} for depth, r, cpu, jobs in results]
         json.dump(rows if args.depth_range else rows[0], out, indent=2)
         out.write("\n")
     elif args.depth_range:
         print(f"perft {board.variant.name} ({convention})", file=out)
         print(f"{'depth':>5} {'nodes':>16} {'seconds':>10} {'M leaves/s':>11}", file=out)
-        for depth, r, _ in results:
+        for depth, r, _, _ in results:
             rate = f"{r.rate / 1e6:.1f}" if _measurable(r.seconds) and r.counted else "-"
             print(f"{depth:>5} {r.nodes:>16} {r.seconds:>10.3f} {rate:>11}", file=out)
     return 0

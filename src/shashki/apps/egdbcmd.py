@@ -40,13 +40,18 @@ def cmd_egdb(args: argparse.Namespace, out: TextIO) -> int:
             parser.error("egdb info takes no VARIANT or PIECES")
         folder = egdb.default_folder() if args.dir is None else args.dir
         print(f"endgame databases in {folder}:", file=out)
+        found = False
         for variant in VARIANTS:
             if egdb.unsupported(variant):
                 continue    # (breakthrough, frisian: no databases, see shashki.egdb)
             tables = egdb.open_tables(variant, args.dir)
             if tables.available:
+                found = True
                 print(f"  {variant.name}: {len(tables.available)} tables, complete up to "
                       f"{tables.complete_pieces} pieces", file=out)
+        if not found:
+            print("  none (build them with: shashki egdb build VARIANT PIECES"
+                  + ("" if args.dir is None else f" --dir {args.dir}") + ")", file=out)
         return 0
     sub = argparse.ArgumentParser(prog=f"shashki egdb {args.action}")
     add_variant(sub)

@@ -133,13 +133,17 @@ class Tally:
         return (0.5 * self.trinomial[1] + self.trinomial[2]) / self.games
 
     def elo(self, model: str = "pentanomial") -> Tuple[float, float, float]:
-        """(Elo, low, high): the Elo difference and its 95% confidence interval."""
+        """(Elo, low, high): the Elo difference and its 95% confidence interval, which is
+        unbounded (-inf, +inf) before two results of the model: one pair (or game) has no
+        spread to measure the error by."""
         n = self.pairs if model == "pentanomial" else self.games
         if n == 0:
             return 0.0, -math.inf, math.inf
         counts = self.pentanomial if model == "pentanomial" else self.trinomial
         scores = [p / 2 for p in PAIR_POINTS] if model == "pentanomial" else [0.0, 0.5, 1.0]
         mean = sum(a * c for a, c in zip(scores, counts)) / n
+        if n == 1:
+            return elo_of(mean), -math.inf, math.inf
         var = sum(c * (a - mean) ** 2 for a, c in zip(scores, counts)) / n
         se = math.sqrt(var / n)
         return elo_of(mean), elo_of(mean - 1.959964 * se), elo_of(mean + 1.959964 * se)
@@ -160,7 +164,11 @@ class Tally:
     def elo_text(self, model: str = "pentanomial") -> str:
         elo, low, high = self.elo(model)
         if not (math.isfinite(low) and math.isfinite(high)):
-            return f"Elo {_signed(elo)} (too few results for an error bar)"
+            unit = "pair" if model == "pentanomial" else "game"
+            n = self.pairs if model == "pentanomial" else self.games
+            why = (f"one {unit}: the interval is not known from one" if n == 1 else
+                   "too few results for an error bar")
+            return f"Elo {_signed(elo)} ({why})"
         return f"Elo {_signed(elo)} +/- {(high - low) / 2:.1f} (95%: {_signed(low)} .. " \
                f"{_signed(high)}), LOS {100 * self.los(model):.1f}%"
 

@@ -1,9 +1,11 @@
 """`shashki serve`: play and analyse in a browser (the page and its server: shashki.apps.web).
 
-    shashki serve [--host 127.0.0.1] [--port 8000] [--open] [--verbose]
+    shashki serve [--host 127.0.0.1] [--port 8000] [--allow-host NAME] [--open] [--verbose]
 
 Serves until interrupted (Ctrl-C).  The server has no accounts or passwords: it listens on
-the loopback address unless told otherwise, and says so when it is not.
+the loopback address unless told otherwise, and says so when it is not; it answers only the
+requests whose Host names it (its address, or a name given by --allow-host), so that no
+other site's page can drive it (shashki.apps.web.hosts).
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ __all__ = ["add_parser", "cmd_serve", "host"]
 _HOST_NAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*")
 
 
-def host(text: str) -> str:
-    """The type of --host: an IPv4 or IPv6 address, or a host name."""
+def host(text: str, option: str = "--host") -> str:
+    """The type of --host (and of --allow-host, named `option`): an IPv4 or IPv6 address, or
+    a host name."""
     address = text.strip()
     try:
         ipaddress.ip_address(address.strip("[]"))
@@ -33,7 +36,7 @@ def host(text: str) -> str:
         pass
     if len(address) <= 253 and _HOST_NAME.fullmatch(address) and not address.isdigit():
         return address
-    raise argparse.ArgumentTypeError(f"--host must be an IP address (127.0.0.1, ::1, 0.0.0.0) "
+    raise argparse.ArgumentTypeError(f"{option} must be an IP address (127.0.0.1, ::1, 0.0.0.0) "
                                      f"or a host name (localhost), not {shown(text)}")
 
 
@@ -49,6 +52,11 @@ def add_parser(sub: SubParsers) -> None:
                         "0.0.0.0 or :: opens it to the network, with no password)")
     p.add_argument("--port", type=whole("--port", 0, 65535), default=8000,
                    help="the port (0-65535; 0: any free port; default 8000)")
+    p.add_argument("--allow-host", type=lambda text: host(text, "--allow-host"),
+                   action="append", default=[], metavar="NAME",
+                   help="a name the server is also reached by (behind a proxy, or a name of "
+                        "this machine), with any port; may be given again.  Requests naming "
+                        "any other host are refused")
     p.add_argument("--open", action="store_true", help="open the page in a web browser")
     p.add_argument("--verbose", "-v", action="store_true", help="log every request")
 
@@ -58,7 +66,8 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     # other commands start as fast as before
     from .web import make_server
     try:
-        server = make_server(args.host, args.port, verbose=args.verbose)
+        server = make_server(args.host, args.port, verbose=args.verbose,
+                             allowed_hosts=args.allow_host)
     except OSError as error:
         raise OSError(f"cannot listen on {args.host} port {args.port}: "
                       f"{error.strerror or error}") from None

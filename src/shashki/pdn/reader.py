@@ -18,6 +18,7 @@ from typing import (IO, Any, Callable, Dict, Iterable, Iterator, List, Optional,
                     Union, overload)
 
 from .._text import bounded_int
+from ..errors import InvalidPdnError
 from ..notation import RUSSIAN_SHORT_FORM
 from ..variants import Variant, get_variant
 from .builder import SEPARATOR, MovetextSink, Replay, pdn_error, setup_game
@@ -264,38 +265,57 @@ _END = object()
 
 def _read(source: _Source, make: VisitorFactory[Any], forced: Optional[Variant],
           strict: bool, variations: bool, end: Any = None) -> Any:
-    """Read the next game into a new visitor; its result, or `end` at the end of the input."""
+    """Read the next game into a new visitor; its result, or `end` at the end of the input.
+
+    A visitor that raises has the rest of its game read all the same (skipped) before the
+    exception goes on, so that the handle stands at the next game, as after any game."""
     headers, tag_errors, first_line = _read_headers(source)
     if headers is None:
         return end
     source.state.games += 1
     number = source.state.games
-    visitor = make()
-    if visitor.begin_game() is SKIP:
-        _Movetext(source, MovetextSink(first_line)).read()
-        visitor.end_game()
-        return visitor.result()
-    variant, board, problems, playstrategy = setup_game(headers, forced)
-    visitor.begin_headers()
-    for name, value in headers.items():
-        visitor.visit_header(name, value)
     errors = [pdn_error(number, at, message) for at, message in tag_errors]
-    for error in errors:
-        visitor.handle_error(error)
-    if visitor.end_headers() is SKIP:
+    try:
+        visitor = make()
+        replay = _begin(visitor, number, headers, errors, forced, first_line, variations)
+    except Exception:
         _Movetext(source, MovetextSink(first_line)).read()
-    else:
-        replay = Replay(number, variant, board, visitor, first_line, variations, playstrategy)
-        visitor.visit_board(board)
-        for problem in problems:
-            replay.fail(problem)
-        _Movetext(source, replay).read()
+        raise
+    movetext = _Movetext(source, replay or MovetextSink(first_line))
+    movetext.read()
+    if movetext.failure is not None:
+        raise movetext.failure
+    if isinstance(replay, Replay):
         replay.finish()
         errors += replay.errors
     visitor.end_game()
     if strict and errors:
         raise errors[0]
     return visitor.result()
+
+
+def _begin(visitor: Visitor[Any], number: int, headers: Dict[str, str],
+           errors: List[InvalidPdnError], forced: Optional[Variant], first_line: Optional[int],
+           variations: bool) -> Optional[Replay]:
+    """Send a game's headers to `visitor`: the Replay its moves go to, or None when it
+    skips them (its begin_game or end_headers returned SKIP; after begin_game's, it sees
+    nothing more but end_game, and `errors` are cleared)."""
+    if visitor.begin_game() is SKIP:
+        errors.clear()
+        return None
+    variant, board, problems, playstrategy = setup_game(headers, forced)
+    visitor.begin_headers()
+    for name, value in headers.items():
+        visitor.visit_header(name, value)
+    for error in errors:
+        visitor.handle_error(error)
+    if visitor.end_headers() is SKIP:
+        return None
+    replay = Replay(number, variant, board, visitor, first_line, variations, playstrategy)
+    visitor.visit_board(board)
+    for problem in problems:
+        replay.fail(problem)
+    return replay
 
 
 def _read_headers(
@@ -355,6 +375,26 @@ class _Movetext:
         self.source = source
         self.builder = builder
         self.content = False       # movetext seen (a blank line then ends the game)
+        # what the visitor raised: the rest of the game is then skipped, and it is raised
+        # at the game's end
+        self.failure: Optional[Exception] = None
+
+    def _send(self, kind: str, call: Callable[..., None], *args: Any) -> None:
+        """A token to the builder; should its visitor raise, the builder is replaced by a
+        sink that skips the rest of the game, as deep in variations as the text is."""
+        depth = self.builder.depth
+        try:
+            call(*args)
+        except Exception as error:
+            if kind == "open":
+                depth += 1
+            elif kind == "close":
+                depth = max(depth - 1, 0)
+            elif kind == "fail":
+                depth = 0       # (a failure closes the variations open)
+            self.failure = error
+            self.builder = MovetextSink(self.builder.line)
+            self.builder.skipped = depth
 
     def _at(self, number: int) -> None:
         self.builder.line = number
@@ -376,7 +416,8 @@ class _Movetext:
                 if _is_tag_line(text):
                     # the next game's tags; an open variation is this game's error
                     if self.builder.depth:
-                        self.builder.fail("a variation '(' is not closed before the next game")
+                        self._send("fail", self.builder.fail,
+                                   "a variation '(' is not closed before the next game")
                     self.source.unread(text, number)
                     return
             if self._tokens(text, number):
@@ -405,38 +446,40 @@ class _Movetext:
                     return True
                 text = rest
                 end = len(text)
-                builder.comment(comment)
+                self._send(kind, builder.comment, comment)
             elif kind == "semi":
-                builder.comment(text[pos:])
+                self._send(kind, builder.comment, text[pos:])
                 return False
             elif kind == "open":
-                builder.open()
+                self._send(kind, builder.open)
             elif kind == "close":
-                builder.close()
+                self._send(kind, builder.close)
             elif kind == "result":
                 if not builder.depth:   # a result inside a variation carries nothing
-                    builder.result(token)
+                    self._send(kind, builder.result, token)
                     self._after_result(text, pos)
                     return True
             elif kind == "move":
                 suffix = match.group("suffix")
-                builder.move(token, GLYPHS[suffix] if suffix else None)
+                self._send(kind, builder.move, token, GLYPHS[suffix] if suffix else None)
             elif kind == "nag":
                 self._nag(token)
             elif kind == "glyph":
-                builder.nag(GLYPHS[token])
+                self._send(kind, builder.nag, GLYPHS[token])
             elif kind == "other":
-                builder.unreadable(token)
+                self._send(kind, builder.unreadable, token)
+            builder = self.builder      # (a sink of its own after a visitor raised)
             # numbers and '...' carry nothing: moves are counted, not numbered
         return False
 
     def _nag(self, token: str) -> None:
         value = bounded_int(token[1:], MAX_NAG)
         if value is not None:
-            self.builder.nag(value)
+            self._send("nag", self.builder.nag, value)
         elif not self.builder.depth:
             shown = token if len(token) <= 20 else f"{token[:20]}... ({len(token) - 1} digits)"
-            self.builder.fail(f"NAG {shown} is out of range; expected $0 to ${MAX_NAG}")
+            self._send("fail", self.builder.fail,
+                       f"NAG {shown} is out of range; expected $0 to ${MAX_NAG}")
 
     def _comment(self, text: str, pos: int) -> Tuple[str, Optional[str], int]:
         """(comment, line, position after '}'); the line is None when the comment runs to the
@@ -450,13 +493,15 @@ class _Movetext:
             parts.append(text[pos:])
             item = self.source.next_line()
             if item is None:
-                self.builder.fail("a comment '{' is not closed before the end of the input")
+                self._send("fail", self.builder.fail,
+                           "a comment '{' is not closed before the end of the input")
                 return "", None, 0
             text, number = item
             self._at(number)
             pos = 0
             if _is_tag_line(text):
-                self.builder.fail("a comment '{' is not closed before the next game")
+                self._send("fail", self.builder.fail,
+                           "a comment '{' is not closed before the next game")
                 self.source.unread(text, number)
                 return "", None, 0
 

@@ -16,10 +16,13 @@ checks every request (inputs, api) and answers JSON; the engine searches in work
 
 Modules: `server` (HTTP), `api` (the routes), `inputs` (checking what requests carry),
 `games` (the games' state, the engines lent to searches), `views` (the JSON of a game),
-`analysis` (the event stream), `errors` (RequestError).
+`analysis` (the event stream), `errors` (RequestError), `hosts` (the Host and Origin a
+request may name).
 """
 
 from __future__ import annotations
+
+from typing import Iterable
 
 from .api import Api
 from .errors import RequestError
@@ -28,9 +31,10 @@ from .server import WebServer
 __all__ = ["Api", "RequestError", "WebServer", "make_server"]
 
 
-def make_server(host: str = "127.0.0.1", port: int = 8000, *,
-                verbose: bool = False) -> WebServer:
+def make_server(host: str = "127.0.0.1", port: int = 8000, *, verbose: bool = False,
+                allowed_hosts: Iterable[str] = ()) -> WebServer:
     """A server bound to `host`:`port` (0: a free port; `server.url` says which), not yet
-    serving: call its serve_forever(), and shutdown() from another thread to end it.  Raises
-    OSError when the address cannot be bound."""
-    return WebServer((host, port), verbose=verbose)
+    serving: call its serve_forever(), and shutdown() from another thread to end it.  It
+    answers the requests that name it in their Host (`allowed_hosts`: more names it may go
+    by, shashki.apps.web.hosts).  Raises OSError when the address cannot be bound."""
+    return WebServer((host, port), verbose=verbose, allowed_hosts=allowed_hosts)

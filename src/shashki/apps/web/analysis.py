@@ -7,6 +7,10 @@ gets each finished depth as a server-sent event, with the endgame databases' ver
     event: done       {"reason"}                 the last event: "finished" (the time is up,
                                                  or a forced result was found), "changed"
                                                  (the position did), "over" (no move)
+    event: error      {"error"}                  the last event of an analysis that failed
+
+An analysis that cannot have an engine (MAX_SEARCHES are running) is refused before its
+stream begins: a 429 answer, not an event.
 
 The search runs in a thread of its own (the kernels release the GIL) while the request's
 thread writes its events; every KEEPALIVE seconds without one it writes a comment line, which
@@ -29,7 +33,7 @@ from ...variants import COLOR_NAMES
 from .games import EnginePool, GameSession
 from .views import search_view
 
-__all__ = ["KEEPALIVE", "Analysis", "egdb_verdict"]
+__all__ = ["KEEPALIVE", "Analysis", "egdb_verdict", "event"]
 
 #: seconds between keep-alive comments while no depth finishes
 KEEPALIVE = 1.0
@@ -39,7 +43,8 @@ KEEPALIVE = 1.0
 Write = Callable[[str], None]
 
 
-def _event(kind: str, data: Dict[str, Any]) -> str:
+def event(kind: str, data: Dict[str, Any]) -> str:
+    """The text of one server-sent event."""
     # (json.dumps writes no newline, so the data is one line)
     return f"event: {kind}\ndata: {json.dumps(data)}\n\n"
 
@@ -85,18 +90,27 @@ class Analysis:
     def _changed(self) -> bool:
         return self.game.version != self.version
 
-    def run(self, write: Write) -> None:
-        """Write the events until the search ends, the position changes or writing fails
-        (OSError, raised on after the search has stopped)."""
-        write(_event("position", {"fen": self.board.fen(), "version": self.version}))
-        verdict = egdb_verdict(self.board, self.pool.egdb)
-        if verdict is not None:
-            write(_event("egdb", verdict))
+    def run(self, begin: Callable[[], None], write: Write) -> None:
+        """Take an engine from the pool (RequestError 429 when none is free), then call
+        `begin` (which starts the stream) and write the events until the search ends, the
+        position changes or writing fails (OSError, raised on after the search has
+        stopped)."""
         if self.over or not self.board.legal_moves:
-            write(_event("done", {"reason": "over"}))
+            begin()
+            self._head(write)
+            write(event("done", {"reason": "over"}))
             return
         with self.pool.engine(self.game) as engine:
+            begin()
+            self._head(write)
             self._stream(engine, write)
+
+    def _head(self, write: Write) -> None:
+        """The position analysed, and the databases' verdict on it."""
+        write(event("position", {"fen": self.board.fen(), "version": self.version}))
+        verdict = egdb_verdict(self.board, self.pool.egdb)
+        if verdict is not None:
+            write(event("egdb", verdict))
 
     def _stream(self, engine: Engine, write: Write) -> None:
         events: "queue.Queue[Tuple[str, Any]]" = queue.Queue()
@@ -126,12 +140,12 @@ class Analysis:
                     write(": keep-alive\n\n")
                     continue
                 if kind == "info":
-                    write(_event("info", data))
+                    write(event("info", data))
                 elif kind == "error":
                     raise data
                 else:
                     reason = "changed" if self._changed() else "finished"
-                    write(_event("done", {"reason": reason}))
+                    write(event("done", {"reason": reason}))
                     return
         finally:
             engine.stop()

@@ -21,22 +21,24 @@ from __future__ import annotations
 import datetime
 import io
 import re
+import threading
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ... import pdn
 from ...board import Board
+from ...engine import SearchResult
 from ...errors import IllegalMoveError, InvalidFenError, InvalidVariantError, ShashkiError
-from ...limits import shown
+from ...limits import Limit, shown
 from ...pdn import InvalidPdnError
 from ...variants import VARIANTS, get_variant
 from ..records import pdn_game
 from .analysis import Analysis
 from .errors import RequestError
 from .games import ID_LENGTH, EnginePool, GameSession, GameStore
-from .inputs import MAX_MOVETIME, Fields, read_json, read_query
+from .inputs import MAX_MOVETIME, Fields, read_query
 from .views import game_state, games_list, search_view
 
-__all__ = ["Api", "JsonReply", "Download", "Route"]
+__all__ = ["Api", "Download", "EngineMove", "JsonReply", "Route", "WATCH"]
 
 _ID = re.compile(f"[0-9a-f]{{{ID_LENGTH}}}")
 #: the longest player name a PDN download takes
@@ -46,6 +48,8 @@ _OWN_TAGS = {"Event", "Site", "Date", "Round", "White", "Black", "Result", "Game
              "Termination"}
 #: the time of an analysis, in seconds, unless ?seconds= says otherwise (at most MAX_MOVETIME)
 ANALYSIS_SECONDS = 30.0
+#: seconds between two looks at whether the client of an engine move is still there
+WATCH = 0.1
 
 
 class JsonReply:
@@ -209,46 +213,9 @@ class Api:
             return JsonReply(game_state(game))
 
     def engine(self, game: GameSession, body: Dict[str, Any],
-               query: Mapping[str, List[str]]) -> JsonReply:
+               query: Mapping[str, List[str]]) -> EngineMove:
         fields = _fields(body, query, "limit")
-        limit = fields.limit("limit")
-        with game.lock:
-            game.check_version(fields.version())
-            if game.thinking:
-                raise RequestError(409, "the engine is already thinking in this game",
-                                   "one engine move at a time")
-            board = game.board()
-            if game.outcome(board) is not None:
-                raise RequestError(409, "the game is over", "a take-back, or a new game")
-            version = game.version
-            game.thinking = True
-        try:
-            with self.pool.engine(game) as engine:
-                def stale(_: object) -> None:
-                    # a change that came before the search began has no search to stop yet
-                    if game.version != version:
-                        engine.stop()
-                result = engine.search(board, limit=limit, info=stale)
-        finally:
-            with game.lock:
-                game.thinking = False
-        with game.lock:
-            if game.version != version:
-                raise RequestError(409, "the game changed while the engine was thinking; its "
-                                        "move was dropped", "an engine move for the position "
-                                                            "now shown")
-            if board.can_claim_draw() and result.score.value <= 0:
-                # where draws are claimed, the engine claims one unless it expects to win
-                # (as in shashki play)
-                claimed = board.outcome(claim_draw=True)
-                assert claimed is not None
-                game.claim_draw(claimed)
-            else:
-                assert result.best_move is not None     # the game is not over
-                game.play(result.best_move)
-            state = game_state(game)
-        state["search"] = search_view(result, board.turn)
-        return JsonReply(state)
+        return EngineMove(self.pool, game, fields.limit("limit"), fields.version())
 
     def download(self, game: GameSession, body: None,
                  query: Mapping[str, List[str]]) -> Download:
@@ -276,6 +243,89 @@ class Api:
                  query: Mapping[str, List[str]]) -> Analysis:
         seconds = _seconds(read_query(query, ("seconds",)).get("seconds"))
         return Analysis(game, self.pool, seconds)
+
+
+class EngineMove:
+    """The engine's move in `game` within `limit`, searched and played by run(gone); `gone`
+    says whether the client that asked has gone away, and is asked every WATCH seconds while
+    the engine searches: the search is stopped then, its move dropped (nobody would see it,
+    and the engine is free for the next search at once)."""
+
+    def __init__(self, pool: EnginePool, game: GameSession, limit: Limit,
+                 version: Optional[int]) -> None:
+        self.pool, self.game, self.limit, self.version = pool, game, limit, version
+
+    def run(self, gone: Callable[[], bool]) -> JsonReply:
+        """The game's state after the engine's move; RequestError 409 when the game changed
+        meanwhile, ConnectionAbortedError when the client went away."""
+        game = self.game
+        board, version = self._begin()
+        try:
+            result = self._search(board, version, gone)
+        finally:
+            with game.lock:
+                game.thinking = False
+        return self._play(board, version, result)
+
+    def _begin(self) -> Tuple[Board, int]:
+        """The position to search and its version; the game is marked thinking."""
+        game = self.game
+        with game.lock:
+            game.check_version(self.version)
+            if game.thinking:
+                raise RequestError(409, "the engine is already thinking in this game",
+                                   "one engine move at a time")
+            board = game.board()
+            if game.outcome(board) is not None:
+                raise RequestError(409, "the game is over", "a take-back, or a new game")
+            game.thinking = True
+            return board, game.version
+
+    def _search(self, board: Board, version: int, gone: Callable[[], bool]) -> SearchResult:
+        game = self.game
+        finished, abandoned = threading.Event(), threading.Event()
+        with self.pool.engine(game) as engine:
+            def watch() -> None:
+                # (stopped again at each look: a stop may come before the search begins)
+                while not finished.wait(WATCH):
+                    if abandoned.is_set() or gone():
+                        abandoned.set()
+                        engine.stop()
+
+            def stale(_: object) -> None:
+                # a change that came before the search began has no search to stop yet
+                if game.version != version:
+                    engine.stop()
+            watcher = threading.Thread(target=watch, name="shashki-engine-watch", daemon=True)
+            watcher.start()
+            try:
+                result = engine.search(board, limit=self.limit, info=stale)
+            finally:
+                finished.set()
+                watcher.join()
+        if abandoned.is_set():
+            raise ConnectionAbortedError("the client went away during the engine's search")
+        return result
+
+    def _play(self, board: Board, version: int, result: SearchResult) -> JsonReply:
+        game = self.game
+        with game.lock:
+            if game.version != version:
+                raise RequestError(409, "the game changed while the engine was thinking; its "
+                                        "move was dropped", "an engine move for the position "
+                                                            "now shown")
+            if board.can_claim_draw() and result.score.value <= 0:
+                # where draws are claimed, the engine claims one unless it expects to win
+                # (as in shashki play)
+                claimed = board.outcome(claim_draw=True)
+                assert claimed is not None
+                game.claim_draw(claimed)
+            else:
+                assert result.best_move is not None     # the game is not over
+                game.play(result.best_move)
+            state = game_state(game)
+        state["search"] = search_view(result, board.turn)
+        return JsonReply(state)
 
 
 def _fields(body: Dict[str, Any], query: Mapping[str, List[str]], *names: str) -> Fields:

@@ -11,8 +11,8 @@ from typing import Any, Dict, Mapping, Optional, Sequence
 from ...limits import MAX_DEPTH, Limit, shown
 from .errors import RequestError
 
-__all__ = ["MAX_BODY", "MAX_MOVETIME", "MAX_TEXT", "MAX_VERSION", "Fields", "read_json",
-           "read_query"]
+__all__ = ["DEFAULT_MOVETIME", "MAX_BODY", "MAX_MOVETIME", "MAX_TEXT", "MAX_VERSION", "Fields",
+           "read_json", "read_query"]
 
 #: the largest request body, in bytes: a long game's PDN is a few KiB
 MAX_BODY = 256 * 1024
@@ -20,6 +20,9 @@ MAX_BODY = 256 * 1024
 MAX_TEXT = MAX_BODY
 #: the longest time the engine may take for a move or an analysis, in seconds
 MAX_MOVETIME = 600.0
+#: the time of an engine move whose limit gives none (a depth alone), in seconds: a deep
+#: depth would take far longer, and each search holds one of the server's few engines
+DEFAULT_MOVETIME = 30.0
 #: the largest version of a game (each change adds one)
 MAX_VERSION = 1 << 62
 
@@ -90,6 +93,7 @@ class Fields:
         if len(value) > limit:
             raise RequestError(413, f"field {name} is {len(value)} characters long",
                                f"{name}: at most {limit} characters")
+        _check_unicode(name, value)
         return value
 
     def whole(self, name: str, low: int, high: int, default: Optional[int] = None,
@@ -111,7 +115,8 @@ class Fields:
 
     def limit(self, name: str) -> Limit:
         """A search limit: {"depth": plies, "movetime": seconds}, either or both; the time is
-        capped at MAX_MOVETIME, so that every search ends."""
+        at most MAX_MOVETIME, and DEFAULT_MOVETIME when none is given, so that every search
+        ends soon."""
         value = self.body.get(name)
         if not isinstance(value, dict) or not value:
             raise RequestError(400, f"field {name} is {shown(value)}", _LIMIT_TEXT)
@@ -123,11 +128,22 @@ class Fields:
                     not 0 < movetime <= MAX_MOVETIME or math.isnan(movetime):
                 raise RequestError(400, f"field {name}.movetime is {shown(movetime)}",
                                    _LIMIT_TEXT)
-        return Limit(depth=depth, movetime=float(movetime or MAX_MOVETIME))
+        return Limit(depth=depth, movetime=float(movetime or DEFAULT_MOVETIME))
 
 
 _LIMIT_TEXT = (f"a limit {{\"depth\": 1..{MAX_DEPTH}, \"movetime\": seconds, more than 0 and "
                f"at most {MAX_MOVETIME:g}}}, either or both")
+
+
+def _check_unicode(name: str, value: str) -> None:
+    """RequestError unless `value` is Unicode text: JSON's escapes can write half of a
+    surrogate pair alone (\\udc00), which no UTF-8 answer (a PDN download) could carry."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise RequestError(400, f"field {name} holds a lone surrogate "
+                                f"(U+{ord(value[error.start]):04X} at character {error.start})",
+                           f"{name}: Unicode text (a surrogate only in a pair)") from None
 
 
 def _kind(value: Any) -> str:

@@ -5,26 +5,34 @@ Every answer to a bad request is JSON (``{"error", "expected"}``) with a 4xx sta
 request line up: http.server's own errors (a malformed request line, a header too long, a
 method it does not know) go through send_error, which writes JSON here too.  A request that
 breaks the server anyway gets a 500 with a JSON body, and the traceback goes to the server's
-log only.
+log only.  A client that goes away before its answer is no error: nothing is logged.
+
+Only requests for this server are answered: its Host, and its Origin where it has one, must
+name the server as it was bound (shashki.apps.web.hosts), and a POST must carry JSON, so that
+no other site's page can drive it.  Each answer is written in one piece, on a socket without
+Nagle's delay (TCP_NODELAY), so that a kept-alive connection answers as fast as a new one.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import json
+import re
+import select
 import socket
 import sys
 import traceback
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 from urllib.parse import parse_qs, urlsplit
 
 from ...limits import shown
-from .analysis import Analysis
-from .api import Api, Download, JsonReply
+from .analysis import Analysis, event
+from .api import Api, Download, EngineMove, JsonReply
 from .errors import RequestError
+from .hosts import HostRule
 from .inputs import MAX_BODY, read_json
 
 __all__ = ["Handler", "WebServer", "STATIC_TYPES"]
@@ -37,6 +45,13 @@ _POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-s
            "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
 #: seconds a connection may stay silent while a request is read (or between requests)
 READ_TIMEOUT = 60
+#: the bytes of an answer gathered before they are sent: the answers of the API fit, so each
+#: goes in one send (an idle connection holds this much)
+WRITE_BUFFER = 16 * 1024
+#: the errors of a connection whose client has gone away (or never finished its request)
+CLIENT_GONE = (ConnectionError, TimeoutError)
+# a Content-Length: ASCII digits only (str.isdigit takes '²' too)
+_DIGITS = re.compile(r"[0-9]{1,20}")
 
 
 def _static_files() -> Dict[str, Tuple[bytes, str]]:
@@ -55,7 +70,7 @@ class WebServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(self, address: Tuple[str, int], api: Optional[Api] = None,
-                 verbose: bool = False) -> None:
+                 verbose: bool = False, allowed_hosts: Iterable[str] = ()) -> None:
         host = address[0]
         try:
             if ipaddress.ip_address(host.strip("[]")).version == 6:
@@ -67,6 +82,14 @@ class WebServer(ThreadingHTTPServer):
         self.verbose = verbose
         self.files = _static_files()
         super().__init__(address, Handler)
+        # (after binding: port 0 has become the port chosen)
+        self.hosts = HostRule(host, self.server_address[1], allowed_hosts)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A request that failed outside the handler's own checks: its traceback in the log,
+        unless the client just went away."""
+        if not isinstance(sys.exc_info()[1], CLIENT_GONE):
+            super().handle_error(request, client_address)
 
     @property
     def url(self) -> str:
@@ -85,6 +108,13 @@ class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"       # keep-alive: every answer has its length
     server_version = "shashki-serve"
     timeout = READ_TIMEOUT
+    wbufsize = WRITE_BUFFER
+
+    def setup(self) -> None:
+        super().setup()
+        # an answer is one write, flushed at once: Nagle's algorithm would only hold back the
+        # end of one that does not fit in a packet (until the client's delayed ACK, 40 ms)
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     # --- methods -------------------------------------------------------------------------------
 
@@ -104,36 +134,57 @@ class Handler(BaseHTTPRequestHandler):
     def _answer(self, method: str) -> None:
         self.body_read = False
         try:
-            url = urlsplit(self.path)
-            query = parse_qs(url.query, keep_blank_values=True, max_num_fields=20)
-            parts = [part for part in url.path.split("/") if part]
-            if parts[:1] == ["api"]:
-                self._api(method, parts[1:], query)
-            else:
-                self._file(method, parts, query)
-        except RequestError as error:
-            self._unread_body()
-            self._json(error.status, error.body())
-        except ValueError as error:         # parse_qs: too many fields
-            self._unread_body()
-            self._json(400, {"error": f"bad query string: {error}",
-                             "expected": "a few name=value parameters"})
-        except (BrokenPipeError, ConnectionResetError):
+            try:
+                self._check_host()
+                url = urlsplit(self.path)
+                parts = [part for part in url.path.split("/") if part]
+                query = _query(url.query)
+                if parts[:1] == ["api"]:
+                    self._api(method, parts[1:], query)
+                else:
+                    self._file(method, parts, query)
+            except RequestError as error:
+                self._unread_body()
+                self._json(error.status, error.body())
+            except CLIENT_GONE:
+                raise
+            except Exception:
+                traceback.print_exc(file=sys.stderr)
+                self.close_connection = True
+                self._json(500, {"error": "the server failed on this request (a bug: its "
+                                          "log has the details)"})
+        except CLIENT_GONE:
             self.close_connection = True    # the page went away: nobody to answer
-        except Exception:
-            traceback.print_exc(file=sys.stderr)
-            self.close_connection = True
-            self._json(500, {"error": "the server failed on this request (a bug: its log "
-                                      "has the details)"})
+
+    def _check_host(self) -> None:
+        """RequestError unless the request's Host (and Origin) name this server: any other
+        is a page of another site (or a name of one rebound to this address)."""
+        rule = self.server.hosts
+        hosts = self.headers.get_all("Host") or []
+        if len(hosts) != 1:
+            raise RequestError(400, f"the request has {len(hosts)} Host headers",
+                               "one Host header")
+        if not rule.allows(hosts[0]):
+            raise RequestError(403, f"the request is for the host {shown(hosts[0])}, not "
+                                    f"this server", rule.expected())
+        origins = self.headers.get_all("Origin") or []
+        if len(origins) > 1 or (origins and not rule.allows_origin(origins[0])):
+            raise RequestError(403, f"the request comes from a page of "
+                                    f"{shown(', '.join(origins))}, not of this server",
+                               rule.expected())
 
     def _api(self, method: str, parts: List[str], query: Dict[str, List[str]]) -> None:
         api = self.server.api
         handler, game = api.route(method, parts)
+        if method == "POST":
+            self._check_json()
         body = self._body() if method == "POST" else None
         if method != "POST" and self._length():
             self.close_connection = True    # the body is left unread
             raise RequestError(400, f"a {method} request has no body", "no body")
         reply = handler(api, game, read_json(body) if body is not None else None, query)
+        if isinstance(reply, EngineMove):
+            reply = reply.run(self._client_gone)
         if isinstance(reply, Analysis):
             self._stream(reply)
         elif isinstance(reply, Download):
@@ -157,24 +208,62 @@ class Handler(BaseHTTPRequestHandler):
 
     def _stream(self, analysis: Analysis) -> None:
         """Server-sent events until the analysis ends; the connection closes after it (an
-        event stream has no length)."""
+        event stream has no length).  A refusal (no engine free) comes before the stream's
+        headers, as an answer of its own; a failure after them is an ``error`` event."""
         self.close_connection = True
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("Connection", "close")
-        self.send_header("X-Content-Type-Options", "nosniff")
-        self.end_headers()
+        begun = False
+
+        def begin() -> None:
+            nonlocal begun
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("Connection", "close")
+            self.send_header("X-Content-Type-Options", "nosniff")
+            self.end_headers()
+            begun = True
 
         def write(text: str) -> None:
             self.wfile.write(text.encode("utf-8"))
             self.wfile.flush()
         try:
-            analysis.run(write)
+            analysis.run(begin, write)
+        except Exception as error:
+            if not begun:
+                raise           # answered as any request's error
+            if not isinstance(error, OSError):      # (OSError: the page went away)
+                traceback.print_exc(file=sys.stderr)
+                self._last_event(event("error", {"error": "the analysis failed (a bug: the "
+                                                          "server's log has the details)"}))
+
+    def _last_event(self, text: str) -> None:
+        try:
+            self.wfile.write(text.encode("utf-8"))
+            self.wfile.flush()
         except OSError:
-            pass        # the page went away: the search has been stopped
+            pass
+
+    def _client_gone(self) -> bool:
+        """Whether the client has closed its connection (read while its answer is being
+        made: the request has been read, so anything readable is the next one, or the
+        end)."""
+        try:
+            readable, _, _ = select.select([self.connection], [], [], 0)
+            return bool(readable) and self.connection.recv(1, socket.MSG_PEEK) == b""
+        except (OSError, ValueError):
+            return True
 
     # --- the request's body --------------------------------------------------------------------
+
+    def _check_json(self) -> None:
+        """RequestError 415 unless a POST says its body is JSON: a page of another site can
+        send a form or text without asking the browser's leave, never JSON."""
+        kinds = self.headers.get_all("Content-Type") or []
+        media = kinds[0].partition(";")[0].strip().lower() if len(kinds) == 1 else None
+        if media != "application/json":
+            raise RequestError(415, f"the body's Content-Type is "
+                                    f"{shown(', '.join(kinds)) if kinds else 'not given'}",
+                               "Content-Type: application/json")
 
     def _unread_body(self) -> None:
         """A request refused before its body was read: the connection closes after the
@@ -188,13 +277,19 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             raise RequestError(411, "a body sent in chunks (Transfer-Encoding) is not read",
                                "a body with a Content-Length")
-        text = self.headers.get("Content-Length")
-        if text is None:
+        lengths = self.headers.get_all("Content-Length") or []
+        if not lengths:
             return 0
-        if not text.strip().isdigit() or len(text) > 20:
+        if len(lengths) > 1:
+            # which one a proxy on the way believed cannot be known: the body is unread
+            self.close_connection = True
+            raise RequestError(400, f"the request has {len(lengths)} Content-Length headers",
+                               "one Content-Length")
+        text = lengths[0]
+        if not _DIGITS.fullmatch(text.strip(" \t")):
             self.close_connection = True
             raise RequestError(400, f"Content-Length is {shown(text)}",
-                               "a Content-Length of digits")
+                               "a Content-Length of ASCII digits")
         return int(text)
 
     def _body(self) -> bytes:
@@ -231,6 +326,7 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Connection", "close")
         self.end_headers()
         self.wfile.write(data)
+        self.wfile.flush()      # the headers and the body together, in one send
 
     def send_error(self, code: int, message: Optional[str] = None,
                    explain: Optional[str] = None) -> None:
@@ -257,3 +353,12 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         if self.server.verbose:
             super().log_message(format, *args)
+
+
+def _query(text: str) -> Dict[str, List[str]]:
+    """The parameters of a query string (a few: RequestError beyond 20)."""
+    try:
+        return parse_qs(text, keep_blank_values=True, max_num_fields=20)
+    except ValueError as error:
+        raise RequestError(400, f"bad query string: {error}",
+                           "a few name=value parameters") from None
