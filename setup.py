@@ -29,6 +29,10 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext as _build_ext
 
 DEBUG = bool(os.environ.get("SHASHKI_DEBUG"))
+# Everything the build writes goes here: the generated .pyx/.pxd, Cython's C, the objects and
+# the egg-info.  Never src/, so a read-only copy of the tree builds.
+BUILD = os.environ.get("SHASHKI_BUILD_DIR", "build")
+GENERATED = os.path.join(BUILD, "generated")
 
 
 def targets_x86_64():
@@ -42,22 +46,41 @@ def targets_x86_64():
     return platform.machine().lower() in ("x86_64", "amd64")
 
 
+def check_platform():
+    """Stop with one sentence where the core cannot be built, instead of the compiler's errors."""
+    if sys.platform == "win32" and not targets_x86_64():
+        sys.exit("shashki builds on 64-bit x86 Windows only (its core uses 64-bit bit scans "
+                 "that MSVC has on x64 alone); this Python is "
+                 f"{platform.machine() or 'unknown'}, {64 if sys.maxsize > 2**32 else 32}-bit.")
+
+
+# The kernels' instruction sets on x86-64: (subpackage, compiler flags).  The first, the
+# x86-64 baseline, runs on every x86-64 CPU; the second needs POPCNT (x86-64-v2: every CPU
+# since 2008-2011), which the bit counts of move generation and perft live on (the baseline's
+# software count costs 20-30% of perft's speed).  shashki._core.cpu picks one at import from
+# CPUID.  Off x86-64 there is one build (arm64 has a popcount instruction of its own).
+X86_FLAVOURS = [("", []), ("x86_64_v2", ["-march=x86-64-v2", "-mtune=generic"])]
+
+
+def kernel_flavours():
+    if "SHASHKI_CFLAGS" in os.environ or not targets_x86_64():
+        return [("", [])]
+    if sys.platform == "win32":
+        # MSVC: /arch:AVX implies POPCNT, which kernel.pxd's __popcnt64 then uses
+        return [("", []), ("x86_64_v2", ["/arch:AVX"])]
+    return X86_FLAVOURS
+
+
 def compile_args():
     if "SHASHKI_CFLAGS" in os.environ:
         return os.environ["SHASHKI_CFLAGS"].split()
     if sys.platform == "win32":
-        # MSVC: the intrinsics (__popcnt64, _BitScanForward64) need no flag.
         return ["/O2"]
     # -g0: Python's own flags ask for debug info, which doubles the build time of each kernel
     # (12.5 s -> 5.6 s here) and makes its object 50 times larger; a debug build sets
-    # SHASHKI_CFLAGS instead
-    args = ["-O3", "-g0"]
-    # POPCNT is in every x86-64 CPU of the last fifteen years (x86-64-v2); without it the
-    # compiler replaces each popcount with a slow bit-twiddling sequence.  Other targets
-    # (arm64 has a popcount instruction of its own) must not get this x86-only flag.
-    if targets_x86_64():
-        args.append("-mpopcnt")
-    return args
+    # SHASHKI_CFLAGS instead.  No -march: a wheel runs on the x86-64 baseline, and the
+    # kernels' faster build is a flavour of its own (kernel_flavours).
+    return ["-O3", "-g0"]
 
 
 def link_args():
@@ -71,7 +94,9 @@ if DEBUG:
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-KERNELS_DIR = os.path.join("src", "shashki", "_core", "kernels")
+# the generated modules live in a tree of their own, laid out as the package (Cython finds
+# enums.pxd there through the include path, and names each kernel from its Extension)
+GENERATED_CORE = os.path.join(GENERATED, "shashki", "_core")
 
 
 def load_module(name):
@@ -94,6 +119,7 @@ def load_module(name):
 
 def write_if_changed(path, text):
     """Write a generated file only when its text changed, so rebuilds stay incremental."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     old = open(path).read() if os.path.exists(path) else None
     if old != text:
         with open(path, "w") as f:
@@ -126,7 +152,7 @@ def write_enums():
               "", "# the search's options (Engine(options=...)), indices of Engine.opt", "cdef enum:"]
     lines += [f"    O_{name.upper()} = {i}" for i, name in enumerate(limits.SEARCH_OPTIONS)]
     lines += [f"    NOPTIONS = {len(limits.SEARCH_OPTIONS)}"]
-    write_if_changed(os.path.join(HERE, "src", "shashki", "_core", "enums.pxd"),
+    write_if_changed(os.path.join(GENERATED_CORE, "enums.pxd"),
                      "\n".join(lines) + "\n")
 
 
@@ -145,8 +171,8 @@ def write_kernels():
                 f"# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True\n"
                 f"# cython: initializedcheck=False\n\n"
                 f'cdef extern from *:\n    """\n{defines}\n    """\n\n'
-                f'include "../kernel.pxi"\n')
-        write_if_changed(os.path.join(HERE, KERNELS_DIR, f"{name}.pyx"), text)
+                f'include "shashki/_core/kernel.pxi"\n')
+        write_if_changed(os.path.join(GENERATED_CORE, "kernels", f"{name}.pyx"), text)
     return sorted(kernels)
 
 
@@ -189,28 +215,54 @@ class build_ext(_build_ext):
     def run(self):
         from Cython.Build import cythonize
 
-        for ext in self.extensions:
-            # only the sources change: setuptools has already set up these Extension objects
-            ext.sources = cythonize(
-                [ext],
+        # One cythonize over every module, translated in parallel (the kernels are eleven
+        # translations of the same template); the flavours compile copies of a kernel's C.
+        translated = [e for e in self.extensions if not hasattr(e, "flavour_of")]
+        c_files = {
+            ext.name: ext.sources
+            for ext in cythonize(
+                translated,
                 compiler_directives=directives,
+                include_path=[GENERATED, "src"],
                 annotate=bool(os.environ.get("SHASHKI_ANNOTATE")),
-                build_dir="build/cython-debug" if DEBUG else None,
+                build_dir=os.path.join(BUILD, "cython-debug" if DEBUG else "cython"),
                 force=DEBUG,
-            )[0].sources
+                nthreads=os.cpu_count() or 1,
+                quiet=True,
+            )
+        }
+        for ext in self.extensions:
+            if hasattr(ext, "flavour_of"):
+                # the same C compiled with other flags: a copy, so that each has its object
+                (source,) = c_files[ext.flavour_of]
+                copy = os.path.join(BUILD, "flavours", ext.name.replace(".", os.sep) + ".c")
+                write_if_changed(copy, open(source).read())
+                ext.sources = [copy]
+            else:
+                ext.sources = c_files[ext.name]
         super().run()
 
 
-extensions = [
-    Extension(f"shashki._core.{name}", [f"src/shashki/_core/{name}.pyx"],
-              extra_compile_args=compile_args(), extra_link_args=link_args())
-    for name in ("position", "move", "board", "perft", "egdb", "egdb_build", "search", "arrays",
-                 "actions", "playouts", "vector_env")
-] + [
-    Extension(f"shashki._core.kernels.{name}", [f"{KERNELS_DIR}/{name}.pyx".replace(os.sep, "/")],
-              extra_compile_args=compile_args(), extra_link_args=link_args())
-    for name in write_kernels()
-]
-write_enums()
+def core_extension(name, source, extra=()):
+    return Extension(name, [source], extra_compile_args=compile_args() + list(extra),
+                     extra_link_args=link_args())
 
-setup(ext_modules=extensions, cmdclass={"build_ext": build_ext})
+
+check_platform()
+write_enums()
+extensions = [
+    core_extension(f"shashki._core.{name}", f"src/shashki/_core/{name}.pyx")
+    for name in ("position", "move", "board", "perft", "egdb", "egdb_build", "search", "arrays",
+                 "actions", "playouts", "vector_env", "cpu")
+]
+for kernel in write_kernels():
+    source = f"{GENERATED_CORE}/kernels/{kernel}.pyx".replace(os.sep, "/")
+    for package, flags in kernel_flavours():
+        name = ".".join(filter(None, ("shashki._core.kernels", package, kernel)))
+        ext = core_extension(name, source, flags)
+        if package:
+            ext.flavour_of = f"shashki._core.kernels.{kernel}"
+        extensions.append(ext)
+
+setup(ext_modules=extensions, cmdclass={"build_ext": build_ext},
+      options={"egg_info": {"egg_base": BUILD}})

@@ -174,16 +174,51 @@ cdef inline u64 step_dir(const KernelOps *k, u64 b, int d) noexcept nogil:
 
 cdef extern from *:
     """
+    /* the bits of x counted without POPCNT (an x86-64 CPU before 2008 has none) */
+    static CYTHON_INLINE int shashki_soft_popcount(unsigned long long x) {
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
+    }
     #if defined(_MSC_VER)
     #include <intrin.h>
+    #if defined(__AVX__)
     static __inline int shashki_popcount(unsigned __int64 x) { return (int)__popcnt64(x); }
+    #else
+    static int shashki_popcnt_flag = -1;
+    static __inline int shashki_popcount(unsigned __int64 x) {
+        if (shashki_popcnt_flag < 0) { int r[4]; __cpuid(r, 1); shashki_popcnt_flag = (r[2] >> 23) & 1; }
+        return shashki_popcnt_flag ? (int)__popcnt64(x) : shashki_soft_popcount(x);
+    }
+    #endif
     #define shashki_prefetch(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
     static __inline int shashki_ctz(unsigned __int64 x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
     static __inline int shashki_msb(unsigned __int64 x) { unsigned long i; _BitScanReverse64(&i, x); return (int)i; }
     static __inline void shashki_lock(volatile char *l) { while (_InterlockedExchange8(l, 1)) { } }
     static __inline void shashki_unlock(volatile char *l) { _InterlockedExchange8(l, 0); }
     #else
+    #if defined(__POPCNT__) || !defined(__x86_64__)
     #define shashki_popcount(x) __builtin_popcountll(x)
+    #else
+    /* x86-64 without -mpopcnt (every module but the x86-64-v2 kernels, so that a wheel runs on
+       any x86-64 CPU): POPCNT where the CPU has it, read once when the module is loaded, else
+       the count in software; the branch always goes the same way.  The kernels, where the
+       count is hottest, have a POPCNT build of their own instead (shashki._core.cpu). */
+    static int shashki_has_popcnt;
+    __attribute__((constructor)) static void shashki_popcnt_init(void) {
+        __builtin_cpu_init();
+        shashki_has_popcnt = __builtin_cpu_supports("popcnt");
+    }
+    static inline int shashki_popcount(unsigned long long x) {
+        if (__builtin_expect(shashki_has_popcnt, 1)) {
+            unsigned long long out;
+            __asm__("popcntq %1, %0" : "=r"(out) : "rm"(x));
+            return (int)out;
+        }
+        return shashki_soft_popcount(x);
+    }
+    #endif
     #define shashki_prefetch(p) __builtin_prefetch((p))
     #define shashki_ctz(x) __builtin_ctzll(x)
     #define shashki_msb(x) (63 - __builtin_clzll(x))

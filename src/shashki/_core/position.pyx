@@ -129,6 +129,9 @@ cdef dict KERNELS = {}
 _KERNELS_LOCK = threading.Lock()
 
 
+from .cpu import KERNEL_PACKAGE
+
+
 def kernel_by_name(str name):
     """The Kernel of the compiled module shashki._core.kernels.<name>, loaded on first use: one
     object a kernel, whichever thread asks first."""
@@ -137,7 +140,9 @@ def kernel_by_name(str name):
         with _KERNELS_LOCK:
             kernel = KERNELS.get(name)
             if kernel is None:
-                module = importlib.import_module(f"shashki._core.kernels.{name}")
+                # the build of the kernels this CPU runs (shashki._core.cpu)
+                module = importlib.import_module(
+                    ".".join(filter(None, ("shashki._core.kernels", KERNEL_PACKAGE, name))))
                 kernel = KERNELS[name] = Kernel(name, module.ops)
     return kernel
 
