@@ -10,12 +10,16 @@ Environment:
                    Python sequences anyway.  The C arrays are checked by a sanitizer build:
                    SHASHKI_CFLAGS="... -fsanitize=undefined,bounds-strict", see tox -e debug.)
   SHASHKI_ANNOTATE=1  write Cython's HTML annotation next to the C files.
+  SHASHKI_BUILD_DIR  where everything the build writes goes (default build/): the generated
+                   modules, the C, the objects, the egg-info.  Nothing is written into src/.
 
 The kernels: src/shashki/_core/kernel.pxi is the move generator and perft of every game,
 written once.  For each distinct set of move rules and geometry among the games of
-shashki/variants.py, this file writes a module src/shashki/_core/kernels/<name>.pyx that defines
-those rules as C constants and includes kernel.pxi, so each game's kernel is compiled with its
-rules fixed.  The records stay the one place where a game's rules are written.
+shashki/variants.py, this file writes a module build/generated/shashki/_core/kernels/<name>.pyx
+that defines those rules as C constants and includes kernel.pxi, so each game's kernel is
+compiled with its rules fixed.  The records stay the one place where a game's rules are
+written.  On x86-64 each kernel is compiled twice, for the x86-64 baseline and for x86-64-v2
+(kernel_flavours); shashki._core.cpu loads the one the CPU runs.
 """
 
 import importlib
@@ -265,4 +269,4 @@ for kernel in write_kernels():
         extensions.append(ext)
 
 setup(ext_modules=extensions, cmdclass={"build_ext": build_ext},
-      options={"egg_info": {"egg_base": BUILD}})
+      options={"build": {"build_base": BUILD}, "egg_info": {"egg_base": BUILD}})

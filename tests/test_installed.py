@@ -4,6 +4,10 @@ package under test is the installed wheel, not the source tree."""
 
 import importlib.machinery
 import os
+import platform
+import shutil
+import subprocess
+import sys
 import sysconfig
 from pathlib import Path
 
@@ -94,3 +98,67 @@ def test_an_extra_is_added_to_the_installed_shashki_without_a_build():
     assert pip.returncode == 0, pip.stderr
     assert "Requirement already satisfied: shashki[rl]" in pip.stdout
     assert "Building" not in pip.stdout + pip.stderr
+
+
+# --- the kernels' builds for x86-64 CPUs (shashki._core.cpu) -----------------------------------
+
+X86_64 = platform.machine().lower() in ("x86_64", "amd64") and sys.maxsize > 2**32
+# the check a wheel must pass on any CPU: which kernels it got, and a count
+CHECK = ("import shashki; print(shashki.build_info()['code_path'], "
+         "shashki.Board('russian').perft(6), shashki.Board('international').perft(4))")
+
+
+@pytest.mark.skipif(not X86_64 or "SHASHKI_CFLAGS" in os.environ,
+                    reason="two builds of the kernels on x86-64 alone (one with SHASHKI_CFLAGS)")
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+def test_every_kernel_has_a_popcnt_build_on_x86_64(variant):
+    kernel = importlib.import_module(f"shashki._core.kernels.x86_64_v2.{variant.kernel_name}")
+    assert kernel.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+
+
+def test_the_code_path_is_the_fastest_this_cpu_runs():
+    from shashki._core import cpu
+    info = shashki.build_info()
+    assert info["version"] == shashki.__version__ and info["cpu"] == cpu.features()
+    if not X86_64:
+        assert info["code_path"] == "generic"
+    elif "SHASHKI_KERNELS" in os.environ:
+        assert info["code_path"] == os.environ["SHASHKI_KERNELS"]
+    elif cpu.features()["popcnt"] and "SHASHKI_CFLAGS" not in os.environ:
+        assert info["code_path"] == "x86-64-v2"
+
+
+@pytest.mark.skipif(not X86_64 or "SHASHKI_CFLAGS" in os.environ, reason="x86-64 builds")
+@pytest.mark.parametrize("path", ["x86-64", "x86-64-v2"])
+def test_both_builds_of_the_kernels_count_alike(path):
+    from shashki._core import cpu
+    if path == "x86-64-v2" and not cpu.features()["popcnt"]:
+        pytest.skip("this CPU has no POPCNT")
+    out = subprocess.run([sys.executable, "-c", CHECK], capture_output=True, text=True,
+                         env=dict(os.environ, SHASHKI_KERNELS=path), check=True).stdout
+    assert out.split() == [path, "37986", "4265"]
+
+
+def test_an_unknown_kernel_build_is_refused():
+    out = subprocess.run([sys.executable, "-c", "import shashki; shashki.Board('russian')"],
+                         capture_output=True, text=True,
+                         env=dict(os.environ, SHASHKI_KERNELS="avx9000"))
+    assert out.returncode != 0
+    assert "SHASHKI_KERNELS='avx9000': expected one of x86-64-v2, x86-64" in out.stderr
+
+
+@pytest.mark.skipif(not X86_64 or shutil.which("qemu-x86_64") is None,
+                    reason="needs qemu-x86_64 (Debian's qemu-user) on an x86-64 machine")
+def test_the_core_runs_on_an_x86_64_cpu_without_popcnt():
+    # qemu64: an x86-64 CPU with no POPCNT, BMI2 or AVX2.  A build that used any of them
+    # outside the x86-64-v2 kernels ends with SIGILL (exit 132, as every build did before)
+    out = subprocess.run(["qemu-x86_64", "-cpu", "qemu64", sys.executable, "-c", CHECK],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["x86-64", "37986", "4265"]
+
+
+def test_version_says_the_code_path():
+    out = subprocess.run([sys.executable, "-m", "shashki", "--version"], capture_output=True,
+                         text=True, check=True).stdout
+    assert out.startswith(f"shashki {shashki.__version__} (kernels {shashki.build_info()['code_path']}")

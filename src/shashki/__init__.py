@@ -60,7 +60,16 @@ def __getattr__(name: str) -> _typing.Any:
 def __dir__() -> _typing.List[str]:
     return sorted(set(globals()) | set(_LAZY))
 
-__version__ = "0.1.0"
+from ._version import __version__
+
+
+def build_info() -> _typing.Dict[str, _typing.Any]:
+    """What this install is: its version, the build of the kernels this CPU runs
+    (``"x86-64-v2"`` with POPCNT, ``"x86-64"`` on any x86-64 CPU, ``"generic"`` elsewhere) and
+    the CPU's instruction sets that matter to it (``shashki --version`` prints them)."""
+    from ._core import cpu
+    return {"version": __version__, "code_path": cpu.CODE_PATH, "cpu": cpu.features()}
+
 
 __all__ = [
     "Board", "LegalMoves", "Move", "Position", "Variant", "VARIANTS", "get_variant", "Color", "WHITE", "BLACK",
@@ -71,4 +80,5 @@ __all__ = [
     "InvalidLimitError", "InvalidOptionError",
     "playouts", "Playouts", "rl",
     "Opening", "openings", "opening_tables", "pdn", "Outcome", "Termination", "__version__",
+    "build_info",
 ]

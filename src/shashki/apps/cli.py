@@ -17,7 +17,7 @@ import sys
 import time
 from typing import Dict, Iterable, List, Optional, Sequence, TextIO, Tuple
 
-from .. import __version__
+from .. import __version__, build_info
 from .._text import natural_key
 from .. import perft as runner
 from ..board import Board
@@ -38,10 +38,19 @@ class UsageError(Exception):
     printed with the message, and the status is 2."""
 
 
+def version_text() -> str:
+    """The version and the build of the kernels this CPU runs, with the CPU's features: what a
+    bug report needs to say."""
+    info = build_info()
+    have = [name.upper() for name, on in info["cpu"].items() if on]
+    return (f"shashki {info['version']} (kernels {info['code_path']}; "
+            f"CPU: {', '.join(have) or 'no POPCNT, BMI2 or AVX2'})")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="shashki", description="Draughts (checkers) rules on a fast Cython core.")
-    parser.add_argument("--version", action="version", version=f"shashki {__version__}")
+    parser.add_argument("--version", action="version", version=version_text())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     _add_perft(sub)
