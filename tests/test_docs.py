@@ -178,3 +178,39 @@ def test_no_signature_shows_a_whole_variant_as_its_default():
                 found += [f"{info.name}.{name}: {p.name}" for p in parameters
                           if isinstance(p.default, Variant)]
     assert not found
+
+
+#: files in src/ that are built from others there (the compiled modules, from their .pyx)
+_BUILT = (".so", ".pyd", ".dll")
+
+
+def _shipped_texts():
+    # every file of src/ (the wheel and the sdist) and docs/ (the sdist, the site)
+    for top in (ROOT / "src", DOCS):
+        for path in sorted(top.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and \
+                    not path.name.endswith(_BUILT):
+                yield path, path.read_bytes().decode("utf-8", errors="replace")
+
+
+def test_the_manual_stands_alone():
+    # issue 29: docstrings and pages sent the reader to RULES.md, the project's rule book
+    # beside the checkout, which no user of the wheel or the sdist has; the rules are stated on
+    # the docs/games pages and everything refers to those
+    found = [f"{path.relative_to(ROOT)}:{n}" for path, text in _shipped_texts()
+             for n, line in enumerate(text.splitlines(), 1) if "RULES.md" in line]
+    assert not found, f"RULES.md is no file a user has; refer to docs/games instead: {found}"
+
+
+def test_references_to_the_games_pages_name_real_sections():
+    # a docstring's `docs/games/notation.md, "Move text"` names a page and one of its headings
+    pattern = re.compile(r'docs/games/([\w-]+\.md)(?:,\s+"([^"]+)")?')
+    references = [(path, match) for path, text in _shipped_texts()
+                  for match in pattern.finditer(" ".join(text.split()))]
+    assert len(references) >= 10
+    for path, (page, section) in ((p, m.groups()) for p, m in references):
+        target = DOCS / "games" / page
+        assert target.is_file(), f"{path.relative_to(ROOT)} names {page}"
+        if section:
+            headings = re.findall(r"^#+\s+(.+?)\s*$", target.read_text(encoding="utf-8"), re.M)
+            assert section in headings, f"{path.relative_to(ROOT)}: no {section!r} in {page}"

@@ -2,7 +2,7 @@
 
 A FEN is the side to move (``W`` or ``B``), then a section per colour (``W`` or ``B`` followed by
 its squares, comma-separated; ``K`` before a king's square; ``21-32`` is a range), all joined by
-``:`` (RULES.md "Squares, notation and FEN").  The squares are the game's: a1..h8 in the
+``:`` (docs/games/notation.md, "Positions (FEN)").  The squares are the game's: a1..h8 in the
 algebraic games (russian, giveaway, brazilian, ...), numbers in the numeric ones (1..32 in
 italian and english, 1..50 on 10x10): ``Variant.numeric`` says which.
 

@@ -1,10 +1,10 @@
 """Move text in each game's notation: writing a legal move, and reading move text back.
 
-Writing (RULES.md "Squares, notation and FEN"): a quiet move is ``from-to``; a capture is the
+Writing (docs/games/notation.md, "Move text"): a quiet move is ``from-to``; a capture is the
 short form ``from<sep>to`` (``c3:e5``, ``22x13``) when no other legal move goes from the same
 square to the same square, and otherwise its full route with every landing square
-(``c3:e5:c7``, PDN 3.0).  ``<sep>`` is the game's capture separator (``:`` in russian and
-giveaway, ``x`` elsewhere).
+(``c3:e5:c7``, PDN 3.0).  ``<sep>`` is the game's capture separator (``:`` in russian,
+giveaway, czech and thai, ``x`` elsewhere: ``Variant.capture_sep``).
 
 Reading accepts, in every game:
 

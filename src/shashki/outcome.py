@@ -5,7 +5,7 @@ The rules themselves are computed in C, once, in shashki/_core/draws.pxd: Board.
 the search use that one implementation.  This module holds the Python values and documents
 the readings of the rule books it follows.
 
-The rules are those of ../shared/RULES.md ("Draws and the end of the game").  Counts there are in
+The rules are stated in docs/games/draws.md ("Draws and the end of the game").  Counts there are in
 moves of EACH side, so "15 moves" is 30 plies; the counters below count plies.
 
 Automatic draws and claims
@@ -18,13 +18,13 @@ one has to ask), or lets a player *claim* the draw.  `Board.outcome()` reports a
   7.2.8) state each case as an outcome of the game, not as a player's request, and the platforms
   that play under FMJD-64 rules (lidraughts) apply them automatically.  All automatic.
 - brazilian: seed 001 states the 15 king-moves rule as an outcome ("a draw occurs"), not a
-  request, and RULES.md adds repetition alongside it.  Automatic; with `fmjd_draw_rules=True`
+  request, and threefold repetition draws alongside it.  Automatic; with `fmjd_draw_rules=True`
   the FMJD-64 set above applies instead.
 - giveaway: no federation rule book; seed 000 states both rules as "a draw if ...", as for
   russian.  Automatic.
 - italian: seed 000 ("a draw after 40 king moves of each side ...", "a draw if the same position
   occurs the third time") states outcomes, not claims; the FID Capo I text was not at hand, so
-  this follows the seed and RULES.md.  Automatic.
+  this follows the seed.  Automatic.
 - english: the WCDF rules of draughts say a game "shall be declared drawn where, at any stage of
   the game, a player can demonstrate to the satisfaction of the referee that with their next move
   they would create the same position for the third time", or that "neither player has advanced
@@ -33,8 +33,8 @@ one has to ask), or lets a player *claim* the draw.  `Board.outcome()` reports a
   (`_CLAIMED_DRAWS`); the repetition claim may be made before the move that repeats (WCDF's
   wording), and, as in chess, once the position has occurred three times.
 
-Readings of FMJD-64 7.2 where RULES.md leaves a choice
-------------------------------------------------------
+Readings of FMJD-64 7.2 where the articles leave a choice
+---------------------------------------------------------
 - 7.2.4 ("three kings (or more) against a single enemy king"): the stronger side needs three
   kings; men beside them do not matter.  Its 15 moves count from the last capture or promotion.
 - 7.2.6: "4-5 / 6-7 pieces" are the pieces of both sides on the board; 30 and 60 moves of each

@@ -5,7 +5,7 @@
 >>> svg.startswith("<svg") and svg.count('class="piece ') == 24
 True
 
-Each game is drawn the way its players see it (RULES.md "Squares, notation and FEN"): with a
+Each game is drawn the way its players see it (docs/games/notation.md, "Squares of each game"): with a
 dark square in White's bottom-left corner (a1), or mirrored where the game's record says so
 (``Variant.mirrored``: italian, spanish), with a light square there and h1 dark.  The edges
 carry the files and ranks (a-h and 1-8 on 8x8); in the numeric games (``Variant.numeric``:

@@ -4,7 +4,8 @@ Each record holds the game's move rules (which the compiled kernels take as cons
 reads these records and compiles one kernel per distinct set), its board, notation, draw rules,
 names in file formats and protocols, opening tables and engine defaults.  Every other module
 asks the record; none tests a game's name.  Adding a game that recombines existing rules is a
-new record here (and its tests and data).  See ../shared/RULES.md.
+new record here (and its tests and data).  The rules are stated in docs/games/index.md, the
+games' pages beside it, and docs/games/more.md.
 
 This module imports nothing compiled, so setup.py can read it before the kernels exist.
 """
@@ -57,7 +58,7 @@ class Precedence:
 FREE = Precedence("free")
 #: brazilian and international (FMJD 4.13): the most pieces, men and kings alike
 MAJORITY = Precedence("majority", men=1, kings=1)
-#: FID art. 6.6-6.10, RULES.md "Italian priorities" (1)-(4)
+#: FID art. 6.6-6.10: docs/games/italian.md, "Priority among captures", (1)-(4)
 ITALIAN_PRIORITIES = Precedence("italian", men=1, kings=1, by_king=True, most_kings=True,
                                 kings_first=True)
 
@@ -513,7 +514,7 @@ FRYSK = replace(
 #: Turkish draughts (dama), by the rules of the Türk Daması Federasyonu (TÜDAF), the federation
 #: that holds the international championships; the Türkiye Dama Federasyonu's own rule book
 #: of the game was not found (its published 2018/2019 tournament rules say only that White
-#: begins).  RULES.md states the moves; the points it leaves to the rule book:
+#: begins).  docs/games/more.md, "Turkish", states the rules; the sources of its points:
 #:
 #: - A man that reaches the last row in the middle of a capture goes on capturing as a man
 #:   (along the last row: it captures forward or sideways only) and is crowned when the move

@@ -358,7 +358,7 @@ cdef class BoardCore(Placement):
         """None while the game goes on, else an Outcome(winner, termination).
 
         The side to move with no legal move loses (in giveaway it wins).  Draws follow the
-        game's rules (RULES.md): threefold repetition, the kings-only move limit, the english
+        game's rules (docs/games/draws.md, "Draws and the end of the game"): threefold repetition, the kings-only move limit, the english
         40-move rule, and in russian (or brazilian with `fmjd_draw_rules=True`) FMJD-64
         7.2.4-7.2.8.  Draws a player must claim (english, WCDF) count only with
         `claim_draw=True`.

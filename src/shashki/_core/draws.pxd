@@ -1,5 +1,5 @@
 # The draw rules of every game, in C: one implementation, used by Board.outcome() and by the
-# search (shashki/outcome.py documents the readings of RULES.md it follows).
+# search (shashki/outcome.py and docs/games/draws.md state the rules and their readings).
 #
 # The counters count plies.  Counts in the rule books are moves of EACH side: "15 moves" is 30
 # plies.  A rule book's limit "by the stronger side's Nth move" counts that side's moves only.

@@ -64,7 +64,7 @@ cdef class Move:
     """A legal move, as `Board.legal_moves` lists it.
 
     Two moves are equal when they have the same origin, destination and set of captured
-    squares (RULES.md "Move identity"); the route (`path`, the order of `captured`) is one of
+    squares (docs/games/index.md, "Move identity and perft"); the route (`path`, the order of `captured`) is one of
     possibly several that make the same move, and `routes` counts them.  Squares are ints
     0.. (see shashki.geometry).  A move knows its game: `str(move)` is its text in the game's
     notation.  A Move made by hand (``Move(9, 13)``) has no game until a board finds it among

@@ -2,7 +2,7 @@
 # cython: initializedcheck=False
 """Perft: count the leaves of the move tree, in C, with bulk counting at the last ply.
 
-Two conventions (see RULES.md): by default a leaf is a legal move (origin, destination,
+Two conventions (docs/games/index.md, "Move identity and perft"): by default a leaf is a legal move (origin, destination,
 captured set); with `paths` every route with a distinct order of captures counts.  Routes of
 one move lead to the same position, so the paths count is the unique count weighted by the
 number of routes: one tree walk serves both.

@@ -500,7 +500,7 @@ cdef class Position(Placement):
     def perft(self, depth, paths=False, *, jobs=None, hash_mb=0, executor=None,
               checkpoint=None, progress=None, table=None):
         """Leaf nodes of the move tree `depth` plies deep: unique moves by default, every
-        capture route with `paths=True` (RULES.md "Move identity and perft").
+        capture route with `paths=True` (docs/games/index.md, "Move identity and perft").
 
         `jobs` threads (default: all cores, for trees deep enough to be worth splitting),
         a transposition table of `hash_mb` MiB, any concurrent.futures `executor`, and a
