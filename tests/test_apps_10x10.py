@@ -58,7 +58,7 @@ def test_play_a_whole_10x10_game(variant, tmp_path):
     assert session.run() == 0
     outcome = board.outcome()
     assert outcome is not None and session.result == outcome.result()
-    assert session.reason == describe_outcome(outcome, variant)
+    assert session.reason == describe_outcome(outcome, variant, board)
     # (the game is named: shashki.pdn does not yet read a 10x10 GameType by itself)
     with open(save, encoding="utf-8") as handle:
         game = pdn.read_game(handle, variant=variant)

@@ -265,4 +265,10 @@ def test_crafted_buffer_pickles_raise_documented_errors(fmt, shape, data):
     assert buffer.tobytes() == data and buffer.shape == tuple(shape)
     if len(buffer):
         buffer[len(buffer) - 1], buffer[-1]
-    buffer.tolist()
+    # tolist() of an empty buffer of shape (2**32, 0) is 2**32 empty lists: a valid answer the
+    # machine cannot hold, so only shapes of few rows are listed
+    rows = 1
+    for n in buffer.shape[:-1]:
+        rows *= n
+    if rows <= 10_000:
+        buffer.tolist()
