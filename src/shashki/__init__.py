@@ -67,7 +67,7 @@ def build_info() -> _typing.Dict[str, _typing.Any]:
     """What this install is: its version, the build of the kernels this CPU runs
     (``"x86-64-v2"`` with POPCNT, ``"x86-64"`` on any x86-64 CPU, ``"generic"`` elsewhere) and
     the CPU's instruction sets that matter to it (``shashki --version`` prints them)."""
-    from ._core import cpu
+    from ._core import cpu  # the compiled core, loaded on first use: `import shashki` stays cheap
     return {"version": __version__, "code_path": cpu.CODE_PATH, "cpu": cpu.features()}
 
 
