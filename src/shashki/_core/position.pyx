@@ -129,7 +129,7 @@ cdef dict KERNELS = {}
 _KERNELS_LOCK = threading.Lock()
 
 
-from .cpu import KERNEL_PACKAGE
+from .cpu import KERNEL_PACKAGE as _KERNEL_PACKAGE
 
 
 def kernel_by_name(str name):
@@ -142,7 +142,7 @@ def kernel_by_name(str name):
             if kernel is None:
                 # the build of the kernels this CPU runs (shashki._core.cpu)
                 module = importlib.import_module(
-                    ".".join(filter(None, ("shashki._core.kernels", KERNEL_PACKAGE, name))))
+                    ".".join(filter(None, ("shashki._core.kernels", _KERNEL_PACKAGE, name))))
                 kernel = KERNELS[name] = Kernel(name, module.ops)
     return kernel
 
