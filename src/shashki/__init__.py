@@ -15,12 +15,14 @@ from ._core.position import Position
 from .board import Board, LegalMoves
 from .colors import BLACK, WHITE, Color
 from .errors import (AmbiguousMoveError, BatchError, IllegalActionError, IllegalMoveError,
-                     InvalidActionError, InvalidFenError, InvalidLimitError, InvalidMoveError,
-                     InvalidOpeningError, InvalidOptionError, InvalidPdnError,
-                     InvalidSquareError, InvalidVariantError, PlayoutsError, ShashkiError,
-                     VectorEnvError)
+                     InvalidActionError, InvalidColorError, InvalidFenError, InvalidLimitError,
+                     InvalidMoveError, InvalidOpeningError, InvalidOptionError, InvalidPdnError,
+                     InvalidPieceError, InvalidSquareError, InvalidVariantError, PlayoutsError,
+                     ShashkiError, VectorEnvError)
 from .move import Move
 from .outcome import Outcome, Termination
+from .piece import Piece
+from .status import Status
 from .variants import VARIANTS, Variant, get_variant
 
 if _typing.TYPE_CHECKING:
@@ -77,7 +79,8 @@ __all__ = [
     "AmbiguousMoveError", "InvalidVariantError", "InvalidPdnError", "InvalidOpeningError",
     "InvalidSquareError", "InvalidActionError", "IllegalActionError", "PlayoutsError",
     "BatchError", "VectorEnvError",
-    "InvalidLimitError", "InvalidOptionError",
+    "InvalidLimitError", "InvalidOptionError", "InvalidPieceError", "InvalidColorError",
+    "Piece", "Status",
     "playouts", "Playouts", "rl",
     "Opening", "openings", "opening_tables", "pdn", "Outcome", "Termination", "__version__",
     "build_info",

@@ -16,8 +16,11 @@ from ._core.arrays import Buffer
 from ._core.board import BoardCore, LegalMoves
 from ._core.move import Move
 from ._core.position import Position
-from .errors import InvalidVariantError
+from .colors import BLACK, WHITE, Color
+from .errors import InvalidPieceError, InvalidVariantError
 from .fen import parse_fen
+from .piece import Piece
+from .status import CROWNED, HELD, Status, position_status
 from .variants import DEFAULT, Variant, get_variant
 
 if TYPE_CHECKING:
@@ -28,7 +31,7 @@ if TYPE_CHECKING:
     from .opening import Opening
     from .perft import PerftTable, Progress
 
-__all__ = ["Board", "LegalMoves", "Move"]
+__all__ = ["Board", "LegalMoves", "Move", "Piece", "Status"]
 
 
 class Board(BoardCore):
@@ -109,6 +112,86 @@ class Board(BoardCore):
             if board.fen() == found.fen:
                 return board
         return cls(variant, fen=found.fen)
+
+    # --- the editor: setting a position up piece by piece ---------------------------------------
+    #
+    # Every edit that changes the position clears the move stack and counts the draw rules'
+    # counters from the new position (python-chess keeps its move stack when a piece is set:
+    # here the game's record no longer leads to the board, and its repetitions and counters
+    # would be of another position); the kings' runs of frisian go with it.  An edit that
+    # changes nothing (the piece already there, a square already empty) leaves the board as
+    # it is.  A board holds only what a FEN can give, so the editor refuses (InvalidPieceError)
+    # a man on its own crowning row and a piece more than a side's men at the start; status()
+    # tells what else keeps a set-up position from being one to play from.
+
+    @classmethod
+    def empty(cls, variant: Union[str, Variant] = DEFAULT.name, *,
+              fmjd_draw_rules: Optional[bool] = None) -> Board:
+        """A board of `variant` with no pieces, the side that moves first in the game to move
+        (python-chess's Board.empty), to set a position up on with set_piece_at.
+
+        >>> board = Board.empty("english")
+        >>> board.fen(), board.turn
+        ('B:W:B', shashki.BLACK)
+        """
+        chosen = get_variant(variant)
+        return cls.from_position(Position.from_masks(chosen, 0, 0, 0, chosen.first_to_move),
+                                 fmjd_draw_rules=fmjd_draw_rules)
+
+    def clear(self) -> None:
+        """Take every piece off: the board of Board.empty, with the side that moves first in
+        the game to move (python-chess's clear sets White to move, chess's first side: here
+        Black in english and the other games where Black starts) and no moves played."""
+        self._edit(0, 0, 0, self.variant.first_to_move)
+
+    def set_piece_at(self, square: Union[int, str], piece: Optional[Tuple[int, bool]]) -> None:
+        """Put `piece` (a Piece, or a (color, is_king) pair; None: take off what is there) on
+        `square` (an int square or its name, as piece_at takes it), replacing any piece there.
+
+        Raises InvalidSquareError for a square that is not one of the game's, and
+        InvalidPieceError for a piece that is not one, a man on its own crowning row (a man
+        there is crowned: put a king) or a piece more than the side may have (the men it
+        starts with: 12 on 8x8); the board is then unchanged.  An edit clears the move stack
+        (see above).
+
+        >>> import shashki
+        >>> board = Board("russian")
+        >>> board.remove_piece_at("c3")
+        Piece(WHITE, king=False)
+        >>> board.set_piece_at("d4", shashki.Piece(shashki.WHITE, king=True))
+        >>> board.fen()
+        'W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,e3,g3,Kd4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8'
+        """
+        s = self._square(square)
+        bit = 1 << s
+        white, black, kings, turn = self.masks
+        white &= ~bit
+        black &= ~bit
+        kings &= ~bit
+        color, king = WHITE, False
+        if piece is not None:
+            color, king = _piece(piece)
+            if color == WHITE:
+                white |= bit
+            else:
+                black |= bit
+            if king:
+                kings |= bit
+        if (white, black, kings) == self.masks[:3]:
+            return      # (nothing changes: the game's record still leads here)
+        status = position_status(self.variant, white, black, kings)
+        if status & ~HELD:
+            raise InvalidPieceError(_refusal(self.variant, s, color, king, status))
+        self._edit(white, black, kings, turn)
+
+    def remove_piece_at(self, square: Union[int, str]) -> Optional[Piece]:
+        """Take the piece on `square` off the board and return it (None for an empty square,
+        which leaves the board as it is).  InvalidSquareError as set_piece_at; the move stack
+        is cleared (see above)."""
+        piece = self.piece_at(square)
+        if piece is not None:
+            self.set_piece_at(square, None)
+        return piece
 
     # --- perft ----------------------------------------------------------------------------
 
@@ -212,6 +295,32 @@ class Board(BoardCore):
         is highlighted, as python-chess does."""
         from . import svg  # imported on first display, so `import shashki` stays cheap
         return svg.board(self, last_move=self.move_stack[-1] if self.move_stack else None)
+
+
+def _piece(piece: object) -> Tuple[Color, bool]:
+    """(color, king) of a piece for set_piece_at: a Piece, or a (color, is_king) pair with
+    color shashki.WHITE or BLACK (0 or 1) and is_king True or False; InvalidPieceError else."""
+    if isinstance(piece, tuple) and len(piece) == 2:
+        color, king = piece
+        if not isinstance(color, bool) and isinstance(color, int) and color in (WHITE, BLACK) \
+                and isinstance(king, bool):
+            return Color(color), king
+    raise InvalidPieceError(f"a piece is a shashki.Piece (a colour and whether it is a king), "
+                            f"e.g. Piece(WHITE, king=True), or None for none; not "
+                            f"{repr(piece)[:40]}")
+
+
+def _refusal(variant: Variant, square: int, color: Color, king: bool, status: Status) -> str:
+    """Why set_piece_at refuses a piece on `square`: the reasons of `status` the core cannot
+    hold, which only that piece can have brought (the board held none before)."""
+    name = variant.square_name(square)
+    piece = Piece(color, king)
+    if status & CROWNED[color]:
+        return (f"a {piece} on {name} stands on its own crowning row, where a man is crowned; "
+                f"put a {color} king there")
+    most = variant.geometry.max_pieces
+    return (f"a {piece} on {name} would give {color} {most + 1} pieces; a side has at most "
+            f"{most} in {variant.name} (the men it starts with)")
 
 
 def _fmjd_setting(variant: Variant, value: Optional[bool]) -> bool:

@@ -60,8 +60,18 @@ class InvalidOpeningError(ShashkiError):
 
 
 class InvalidSquareError(ShashkiError):
-    """A square that is not one of the 32 playable squares (ints 0..31, or a name in the game's
-    notation)."""
+    """A square that is not one of the game's playable squares (ints 0..31 on 8x8, 0..49 on
+    10x10, 0..63 in turkish, or a name in the game's notation)."""
+
+
+class InvalidPieceError(ShashkiError):
+    """A piece for Board.set_piece_at that is not one (a shashki.Piece: a colour and whether it
+    is a king), or that the board cannot hold there: a man on its own crowning row, or a piece
+    more than a side may have (the men it starts with).  The board is left as it was."""
+
+
+class InvalidColorError(ShashkiError):
+    """A side that is not shashki.WHITE or shashki.BLACK (Board.turn = ...)."""
 
 
 class InvalidActionError(InvalidMoveError):

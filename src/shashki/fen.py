@@ -26,6 +26,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from .geometry import mask_squares
 from ._text import bounded_int, quote, short
 from .errors import InvalidFenError, InvalidKingRunsError
+from .status import CROWNED, HELD, TOO_MANY, crowned_men, position_status
 from .variants import WHITE, BLACK, COLOR_NAMES, Variant, get_variant
 
 #: every character a FEN may hold once spaces, quotes and the trailing dot are gone
@@ -124,13 +125,7 @@ def _parse(text: str, variant: Variant) -> Tuple[int, int, int, int, Dict[str, A
             f"side to move, e.g. {_example(variant)!r}")
     white = masks.get(WHITE, 0)
     black = masks.get(BLACK, 0)
-    for color, mask in ((WHITE, white), (BLACK, black)):
-        name = COLOR_NAMES[color]
-        crowned_row = variant.promotion_row(color) & mask & ~kings
-        if crowned_row:
-            square = variant.square_name(mask_squares(crowned_row)[0])
-            raise InvalidFenError(f"a {name} man on {square}, its own promotion row; a man "
-                                  f"there is crowned, so write K{square}")
+    _check_held(variant, white, black, kings, " in the FEN", "write K{}")
     if runs_text is not None:
         counters["runs"] = _parse_runs(runs_text, text, variant, white, black, kings)
     return white, black, kings, turn, counters
@@ -211,11 +206,6 @@ def _parse_pieces(text: str, variant: Variant, taken: int,
             mask |= bit
             if king:
                 kmask |= bit
-        count = bin(mask).count("1")
-        most = variant.geometry.max_pieces
-        if count > most:
-            raise InvalidFenError(f"more than {most} {color_name} pieces in the FEN; a "
-                                  f"side has at most {most}")
     return mask, kmask
 
 
@@ -300,6 +290,28 @@ def write_fen(white: int, black: int, kings: int, turn: int, variant: Variant) -
     return ":".join(parts)
 
 
+def _check_held(variant: Variant, white: int, black: int, kings: int, where: str,
+                fix: str) -> None:
+    """InvalidFenError unless the pieces of these (sound) masks are a position the core can
+    hold, by the one check of shashki.status: at most the men of its start a side, no man on
+    its own promotion row.  `where` ends the message's subject, `fix` (with {} for the square)
+    says what to write instead of a man on its promotion row."""
+    status = position_status(variant, white, black, kings)
+    if not status & ~HELD:
+        return
+    most = variant.geometry.max_pieces
+    for color, mask in ((WHITE, white), (BLACK, black)):
+        name = COLOR_NAMES[color]
+        if status & TOO_MANY[color]:
+            raise InvalidFenError(f"more than {most} {name} pieces{where}; a side has at most "
+                                  f"{most}")
+        if status & CROWNED[color]:
+            square = variant.square_name(mask_squares(crowned_men(variant, color, mask,
+                                                                  kings))[0])
+            raise InvalidFenError(f"a {name} man on {square}, its own promotion row; a man "
+                                  f"there is crowned, so {fix.format(square)}")
+
+
 def _example(variant: Variant) -> str:
     return variant.start_fen if variant.numeric else "W:Wc3,e3,Kd2:Bf6,h6"
 
@@ -327,16 +339,7 @@ def check_position(variant: Variant, white: object, black: object, kings: object
     if kings & ~(white | black):
         raise InvalidFenError(f"the kings mask names an empty square, "
                               f"{variant.square_name(mask_squares(kings & ~(white | black))[0])}")
-    most = variant.geometry.max_pieces
-    for color, mask in ((WHITE, white), (BLACK, black)):
-        name = COLOR_NAMES[color]
-        if bin(mask).count("1") > most:
-            raise InvalidFenError(f"more than {most} {name} pieces; a side has at most {most}")
-        crowned_row = variant.promotion_row(color) & mask & ~kings
-        if crowned_row:
-            square = variant.square_name(mask_squares(crowned_row)[0])
-            raise InvalidFenError(f"a {name} man on {square}, its own promotion row; a man "
-                                  f"there is crowned, so make it a king")
+    _check_held(variant, white, black, kings, "", "make it a king")
     if king_runs is None:
         return None
     runs = _run_pairs(king_runs)

@@ -22,6 +22,7 @@ cdef class BoardCore(Placement):
     cdef public bint fmjd_draw_rules
     cdef readonly int root_ply          # plies of the game before the first position
 
+    cdef int restart(self, const Pos *p, int root_ply) except -1
     cdef int grow_history(self) except -1
     cdef int push_index(self, int i, Move move) except -1
     cdef int repetitions(self, const Pos *p, int window, int limit) noexcept

@@ -15,7 +15,7 @@ cimport cython
 from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
 from libc.stdint cimport uint8_t, int64_t
 from libc.string cimport memcpy, memset
-from .kernel cimport u64, WHITE, BLACK, Pos, Move as KMove, KernelOps, make_move
+from .kernel cimport u64, WHITE, BLACK, RUN_ON, Pos, Move as KMove, KernelOps, make_move
 from .move cimport Move, Notation, MoveTable, table_move
 from .position cimport Kernel, Placement, Position, new_position, same_pos
 from .draws cimport DrawRules, DrawState, draws_start, draws_after, draw_rule, reversible
@@ -24,7 +24,7 @@ from .enums cimport (T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KINGS_VS_LONE
                      T_FEW_PIECES_VS_LONE_KING, T_NO_PROGRESS, T_KING_CROWNED)
 
 from ..colors import Color
-from ..errors import InvalidMoveError
+from ..errors import InvalidColorError, InvalidMoveError
 from ..notation import parse_move
 
 cdef tuple COLORS = (Color.WHITE, Color.BLACK)
@@ -144,8 +144,6 @@ cdef class BoardCore(Placement):
         from here.  `root_ply`: the plies of the game before this position (-1: as if it
         were the game's first move, or the reply to it)."""
         variant = position.notation.variant
-        self.root_ply = root_ply if root_ply >= 0 else \
-            int(position.pos.turn != variant.first_to_move)
         self.fmjd_draw_rules = fmjd
         self.kernel = position.kernel
         self.ops = position.kernel.ops
@@ -156,11 +154,54 @@ cdef class BoardCore(Placement):
         for name in variant.draw_claims:
             self.claims |= 1 << _TERMINATION_CODES[name]
         self.reversed_goal = variant.reversed_goal
-        self.pos = position.pos
+        self.restart(&position.pos, root_ply)
+
+    cdef int restart(self, const Pos *p, int root_ply) except -1:
+        """Set the position `p` of the board's game: the history is cleared and the draw
+        counters count from here (see _reset for `root_ply`)."""
+        self.root_ply = root_ply if root_ply >= 0 else \
+            int(p.turn != self.notation.variant.first_to_move)
+        self.pos = p[0]
         draws_start(&self.draws, &self.pos, &self.draw_rules)
         self.nhist = 0
         self.move_stack = []
         self.table.stamp = 0
+        return 0
+
+    # --- the editor (shashki.board.Board.set_piece_at, ...) ------------------------------------
+
+    def _edit(self, white, black, kings, turn):
+        """Set the pieces (square masks) and the side to move, checked by the caller as a
+        position of the game (shashki.status.position_status): here only what keeps the C
+        structures sound (Kernel.set_position).  The kings' runs (frisian) are gone and the
+        history is cleared, as by set_fen: the game's record no longer leads here.  Unchanged
+        on error."""
+        cdef Pos p
+        self.kernel.set_position(&p, white, black, kings, turn, None)
+        self.restart(&p, -1)
+
+    @property
+    def turn(self):
+        """The side to move: shashki.WHITE or shashki.BLACK.  Setting it is an edit of the
+        position (python-chess's ``board.turn = ...``): the move stack is cleared, and the
+        draw counters count from here (see Board.set_piece_at); setting the side already to
+        move changes nothing.  InvalidColorError for anything but shashki.WHITE or BLACK (0
+        or 1)."""
+        return COLORS[self.pos.turn]
+
+    @turn.setter
+    def turn(self, color):
+        cdef Pos p
+        if isinstance(color, bool) or not isinstance(color, int) or color not in (WHITE, BLACK):
+            raise InvalidColorError(f"the side to move is shashki.WHITE or shashki.BLACK, not "
+                                    f"{repr(color)[:40]}")
+        if color == self.pos.turn:
+            return
+        p = self.pos
+        p.turn = color
+        # (a king's run belongs to the game's record, which no longer leads here)
+        p.run = RUN_ON if self.ops.king_limit else 0
+        self.restart(&p, -1)
 
     # --- position ---------------------------------------------------------------------------
 

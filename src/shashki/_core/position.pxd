@@ -24,6 +24,8 @@ cdef class Placement:
     cdef MoveTable table            # the legal moves of `pos`, once generated
 
     cdef int generate(self) except -1
+    cpdef int _square(self, object square) except -1
+    cdef object piece_on(self, int s)
     cdef Move make(self, int i)
     cdef int find(self, Move m) except -2
     cdef int legal_index(self, Move m) except -1

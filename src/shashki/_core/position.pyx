@@ -33,10 +33,15 @@ from ..errors import IllegalMoveError, InvalidMoveError, InvalidSquareError
 from ..fen import check_position, parse_fen
 from ..notation import illegal_move_error, parse_move
 from ..outcome import Outcome, Termination
+from ..piece import Piece
+from ..status import position_status
 from ..variants import DEFAULT, get_variant
 from .move import notation_of
 
 cdef tuple COLORS = (Color.WHITE, Color.BLACK)
+#: the four pieces, made once (piece_at and piece_map make no object): index 2 * color + king
+cdef tuple PIECES = (Piece(Color.WHITE, False), Piece(Color.WHITE, True),
+                     Piece(Color.BLACK, False), Piece(Color.BLACK, True))
 
 
 # --- the compiled kernels -------------------------------------------------------------------------
@@ -266,11 +271,10 @@ cdef class Placement:
         king that side has moved in its last `count` moves without a capture, or (None, 0)."""
         return self.kernel.runs_of(&self.pos)
 
-    def piece_at(self, square):
-        """None, or a (color, is_king) pair for the piece on `square` (an int square, or its
-        name in the game's notation: ``"c3"``, ``"22"``)."""
-        cdef u64 bit
-        cdef int s
+    cpdef int _square(self, object square) except -1:
+        """The square number of `square` (an int square, or its name in the game's notation:
+        ``"c3"``, ``"22"``); InvalidSquareError, saying which squares there are, for anything
+        else (piece_at, and the board editor: Board.set_piece_at)."""
         if isinstance(square, str):
             square = self.notation.variant.square(square)
         if isinstance(square, bool) or not isinstance(square, int):
@@ -280,13 +284,48 @@ cdef class Placement:
             raise InvalidSquareError(f"square {square} is off the board; "
                                      f"{self.notation.variant.name} squares are "
                                      f"0..{self.kernel.squares - 1}")
-        s = square
-        bit = (<u64>1) << self.kernel.bit[s]
+        return square
+
+    cdef object piece_on(self, int s):
+        """The Piece on square s, or None."""
+        cdef u64 bit = (<u64>1) << self.kernel.bit[s]
+        cdef int king = (self.pos.kings & bit) != 0
         if self.pos.pieces[WHITE] & bit:
-            return COLORS[WHITE], bool(self.pos.kings & bit)
+            return PIECES[2 * WHITE + king]
         if self.pos.pieces[BLACK] & bit:
-            return COLORS[BLACK], bool(self.pos.kings & bit)
+            return PIECES[2 * BLACK + king]
         return None
+
+    def piece_at(self, square):
+        """None, or the Piece on `square` (an int square, or its name in the game's notation:
+        ``"c3"``, ``"22"``): a named tuple (color, king), so ``color, king = ...`` unpacks
+        it."""
+        return self.piece_on(self._square(square))
+
+    def piece_map(self):
+        """Every piece on the board: {square: Piece}, in the order of the squares (ints, as
+        piece_at takes them; python-chess's piece_map).  Board.set_piece_at on an empty board
+        (Board.empty) puts them back."""
+        cdef dict out = {}
+        cdef int s
+        for s in range(self.kernel.squares):
+            piece = self.piece_on(s)
+            if piece is not None:
+                out[s] = piece
+        return out
+
+    def status(self):
+        """The reasons this position is not one to play from: a shashki.status.Status flag,
+        Status.VALID (0) when there is none (python-chess's status).  A position can show
+        only NO_WHITE_PIECES and NO_BLACK_PIECES (EMPTY, both): the core holds no other
+        position that a set-up could make (see shashki.status)."""
+        w, b, k, _ = self.masks
+        return position_status(self.notation.variant, w, b, k)
+
+    def is_valid(self):
+        """Whether the position is one to play from: ``status() == Status.VALID``, each side
+        has pieces (python-chess's is_valid)."""
+        return not self.status()
 
     def fen(self):
         """The position as PDN FEN in the game's notation (see shashki.fen)."""
