@@ -1,13 +1,14 @@
-"""Take the screenshots of `shashki serve` for the docs (docs/img/serve-desktop.png and
-docs/img/serve-phone.png) in the system's Chromium, driven by Playwright as the browser tests
-drive it.
+"""Take the screenshots of `shashki serve` for the docs (docs/img/serve-desktop.png,
+docs/img/serve-phone.png and docs/img/serve-setup.png) in the system's Chromium, driven by
+Playwright as the browser tests drive it.
 
     pip install playwright && python docs/gen_screenshots.py [--chromium PATH]
 
 The game on the board is played by the engine at a fixed depth, so the pictures come out the
 same each time but for the analysis's figures; it is pasted into the page as PDN, and the
 page is left where White, the player, answers a capture: a piece chosen and where it may go
-shown, the analysis on.
+shown, the analysis on.  The set-up mode's picture is a position half set up by clicks: White's
+pieces placed (a click on White's crowning row gives a king), Black's not yet.
 """
 
 import argparse
@@ -83,11 +84,34 @@ def main(argv=None):
                 page.screenshot(path=str(IMG / name))
                 print(f"wrote {IMG / name}")
                 page.close()
+            setup_shot(browser, server.url, IMG / "serve-setup.png")
             browser.close()
     finally:
         server.shutdown()
         server.server_close()
     return 0
+
+
+#: the clicks of the set-up picture, after Clear: two men, and a king on d8 (White's crowning
+#: row, where the first click gives a king)
+SETUP_CLICKS = ("c3", "e3", "g3", "g3", "d8")
+
+
+def setup_shot(browser, url, path):
+    page = browser.new_page(bypass_csp=True, **SHOTS["serve-desktop.png"])
+    page.goto(url)
+    page.wait_for_selector("body[data-ready='1']")
+    page.click("#edit")
+    page.wait_for_selector("body[data-setup]")
+    for click in ("#setup-clear",) + tuple(f"rect.square[data-name='{name}']"
+                                           for name in SETUP_CLICKS):
+        before = page.get_attribute("body", "data-setup")
+        page.click(click)
+        page.wait_for_function(f"document.body.dataset.setup !== {before!r}")
+    page.evaluate("document.getElementById('message').hidden = true")
+    page.screenshot(path=str(path), full_page=True)
+    print(f"wrote {path}")
+    page.close()
 
 
 if __name__ == "__main__":

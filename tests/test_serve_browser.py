@@ -387,6 +387,86 @@ def test_pdn_paste_and_download(page, tmp_path):
     assert [str(m) for m in record.moves][0] == "c3-d4" and len(record.moves) == 2
 
 
+# --- the set-up mode (issue 33.2) ---------------------------------------------------------
+
+def _setup_fen(page):
+    return page.page.get_attribute("body", "data-setup")
+
+
+def _edit(page, action):
+    """Do `action` (a click) in the set-up mode and wait for the server's answer to it."""
+    before = _setup_fen(page)
+    action()
+    page.page.wait_for_function(f"document.body.dataset.setup !== {json.dumps(before)}")
+    return _setup_fen(page)
+
+
+def _reasons(page):
+    return page.page.locator("#setup-reasons li").all_inner_texts()
+
+
+def test_a_position_set_up_by_clicks_and_played(page):
+    page.setup(mode="human", variant="russian")
+    page.click("c3")
+    page.click("d4")
+    page.wait_ply(1)
+    page.page.click("#edit")
+    page.page.wait_for_selector("body[data-setup]")
+    # the set-up starts from the position shown, the game's controls put away
+    assert _setup_fen(page) == page.state()["fen"]
+    assert page.page.is_hidden("#undo") and page.page.is_visible("#setup-play")
+    assert _edit(page, lambda: page.page.click("#setup-clear")) == "W:W:B"
+    assert _reasons(page) == ["White has no pieces", "Black has no pieces"]
+    assert page.page.is_disabled("#setup-play")
+    assert "not a position to play from" in page.status()
+    # each click on a square puts the next piece there: white man, white king, black man...
+    assert _edit(page, lambda: page.click("c3")) == "W:Wc3:B"
+    assert _reasons(page) == ["Black has no pieces"]
+    assert _edit(page, lambda: page.click("c3")) == "W:WKc3:B"
+    assert page.page.locator("g.piece.white.king").count() == 1
+    # on White's crowning row a white man cannot stand: the click makes a white king
+    assert _edit(page, lambda: page.click("f8")) == "W:WKc3,Kf8:B"
+    for expected in ("W:WKc3:Bf8", "W:WKc3:BKf8", "W:WKc3:B", "W:WKc3,Kf8:B", "W:WKc3:Bf8"):
+        assert _edit(page, lambda: page.click("f8")) == expected
+    assert _reasons(page) == [] and page.page.is_enabled("#setup-play")
+    assert page.status() == "Setting up: White to move"
+    assert _edit(page, lambda: page.page.select_option("#setup-turn", "black")) == \
+        "B:WKc3:Bf8"
+    assert page.page.input_value("#fen") == "B:WKc3:Bf8"
+    # played from here: a new game of that position, Black to move
+    gid = page.game_id()
+    page.page.click("#setup-play")
+    page.page.wait_for_function("!document.body.dataset.setup")
+    assert page.game_id() != gid and page.state()["fen"] == "B:WKc3:Bf8"
+    assert page.state()["moves"] == [] and page.status().startswith("Black to move")
+    assert page.page.is_visible("#undo") and page.page.is_hidden("#editor")
+    move = page.state()["legal"][0]
+    page.click(move["from"])
+    page.click(move["to"])
+    page.wait_ply(1)
+
+
+def test_a_set_up_cancelled_leaves_the_game(page):
+    page.setup(mode="human", variant="english")
+    page.page.click("#edit")
+    page.page.wait_for_selector("body[data-setup]")
+    # english: Black moves first, so a cleared board has Black to move
+    assert _edit(page, lambda: page.page.click("#setup-clear")) == "B:W:B"
+    assert page.page.input_value("#setup-turn") == "black"
+    _edit(page, lambda: page.click(5))
+    assert _edit(page, lambda: page.page.click("#setup-start")) == \
+        shashki.get_variant("english").start_fen
+    gid = page.game_id()
+    page.page.click("#setup-cancel")
+    page.page.wait_for_function("!document.body.dataset.setup")
+    assert page.game_id() == gid and page.page.locator("g.piece").count() == 24
+    # the board plays again: a click picks a piece to move, not a piece to put
+    page.click("11")
+    page.click("15")
+    page.wait_ply(1)
+    assert page.state()["moves"][0]["text"] == "11-15"
+
+
 # --- the engine's side ---------------------------------------------------------------------
 
 def test_engine_against_engine_and_pause(page):

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from .variants import Variant
 
 __all__ = ["CROWNED", "HELD", "NO_PIECES", "TOO_MANY", "Status", "crowned_men", "describe",
-           "position_status"]
+           "position_status", "reasons"]
 
 
 class Status(enum.IntFlag):
@@ -98,6 +98,13 @@ def position_status(variant: Variant, white: int, black: int, kings: int) -> Sta
         if crowned_men(variant, color, pieces, kings):
             status |= CROWNED[color]
     return status
+
+
+def reasons(status: Status) -> List[Status]:
+    """The reasons of `status` one by one (its one-bit members, in their order: Python 3.9
+    iterates a flag's class with the two-side members among them, and no flag value)."""
+    return [member for member in Status
+            if member and not member & (member - 1) and status & member]
 
 
 def describe(status: Status, variant: Variant) -> List[str]:

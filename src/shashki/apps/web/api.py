@@ -2,6 +2,9 @@
 
     GET  /api/variants                      the games, their boards' layout, the engine's levels
     POST /api/games                         a new game {variant, fen?, pdn?}: its state (201)
+    POST /api/setup                         an edit of a set-up position {variant, fen?,
+                                            clear?, turn?, square?, piece? or cycle?}: the
+                                            position after it, with its status
     GET  /api/games/ID                      the state of a game
     POST /api/games/ID/move                 play {move, version?} at the cursor
     POST /api/games/ID/engine               the engine plays {limit, version?}
@@ -13,7 +16,9 @@
                                             (shashki.apps.web.analysis)
 
 A state is shashki.apps.web.views.game_state; `version` in a request refuses it (409) when the
-game has changed since the page last saw it.
+game has changed since the page last saw it.  The set-up mode keeps nothing on the server: the
+page sends the position it is setting up (its FEN) with each edit, which the board editor
+(Board.set_piece_at, clear, turn) makes, and gets back views.setup_state.
 """
 
 from __future__ import annotations
@@ -27,18 +32,21 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 from ... import pdn
 from ...board import Board
 from ...engine import SearchResult
-from ...errors import IllegalMoveError, InvalidFenError, InvalidVariantError, ShashkiError
+from ...errors import (IllegalMoveError, InvalidFenError, InvalidPieceError, InvalidVariantError,
+                       ShashkiError)
 from ...limits import Limit, shown
 from ...pdn import InvalidPdnError
-from ...variants import VARIANTS, get_variant
+from ...piece import Piece
+from ...variants import BLACK, COLOR_NAMES, VARIANTS, WHITE, Variant, get_variant
 from ..records import pdn_game
 from .analysis import Analysis
 from .errors import RequestError
 from .games import ID_LENGTH, EnginePool, GameSession, GameStore
 from .inputs import MAX_MOVETIME, Fields, read_query
-from .views import game_state, games_list, search_view
+from .views import game_state, games_list, search_view, setup_state
 
-__all__ = ["Api", "Download", "EngineMove", "JsonReply", "Route", "WATCH"]
+__all__ = ["Api", "CYCLE", "Download", "EngineMove", "JsonReply", "PIECE_NAMES", "Route",
+           "WATCH"]
 
 _ID = re.compile(f"[0-9a-f]{{{ID_LENGTH}}}")
 #: the longest player name a PDN download takes
@@ -88,6 +96,8 @@ class Api:
             return self._allow(method, {"GET": Api.variants}), None
         if list(parts) == ["games"]:
             return self._allow(method, {"POST": Api.create}), None
+        if list(parts) == ["setup"]:
+            return self._allow(method, {"POST": Api.setup}), None
         if len(parts) in (2, 3) and parts[0] == "games":
             action = parts[2] if len(parts) == 3 else ""
             table = _GAME_ROUTES.get(action)
@@ -101,7 +111,7 @@ class Api:
                                    f"an id of {ID_LENGTH} hex digits, from POST /api/games")
             return handler, self.store.get(parts[1])
         raise RequestError(404, "no route /api/" + "/".join(parts),
-                           "/api/variants, /api/games or /api/games/ID/...")
+                           "/api/variants, /api/games, /api/setup or /api/games/ID/...")
 
     @staticmethod
     def _allow(method: str, table: Mapping[str, Route]) -> Route:
@@ -121,12 +131,7 @@ class Api:
                query: Mapping[str, List[str]]) -> JsonReply:
         read_query(query, ())
         fields = Fields(body, ("variant", "fen", "pdn"))
-        name = fields.text("variant", limit=100) or VARIANTS[0].name
-        try:
-            variant = get_variant(name)
-        except InvalidVariantError as error:
-            raise RequestError(400, str(error), "variant: one of " +
-                               ", ".join(v.name for v in VARIANTS)) from None
+        variant = _variant(fields.text("variant", limit=100))
         fen, text = fields.text("fen"), fields.text("pdn")
         if fen is not None and text is not None:
             raise RequestError(400, "both fen and pdn are given", "one of fen and pdn")
@@ -145,6 +150,47 @@ class Api:
         session = self.store.create(start, moves, headers)
         with session.lock:
             return JsonReply(game_state(session), 201)
+
+    def setup(self, game: None, body: Dict[str, Any],
+              query: Mapping[str, List[str]]) -> JsonReply:
+        """An edit of a position being set up: `fen` (default: the game's start), then
+        `clear` (take every piece off, the game's first side to move), then `turn`, then on
+        `square` either `piece` (one of PIECE_NAMES, or "empty") or `cycle` (the next piece of
+        CYCLE that the square can hold).  Each is optional; with none, the position as it is.
+        Answers its set-up state (views.setup_state), or 400 saying what was wrong."""
+        read_query(query, ())
+        fields = Fields(body, ("variant", "fen", "clear", "turn", "square", "piece", "cycle"))
+        variant = _variant(fields.text("variant", limit=100))
+        fen = fields.text("fen")
+        try:
+            board = Board(variant) if fen is None else Board(variant, fen=fen)
+        except InvalidFenError as error:
+            raise RequestError(400, str(error), f"a FEN of {variant.name}, such as "
+                                                f"{variant.start_fen}") from None
+        if fields.flag("clear"):
+            board.clear()
+        turn = fields.choice("turn", COLOR_NAMES)
+        if turn is not None:
+            board.turn = COLOR_NAMES.index(turn)
+        square = fields.whole("square", 0, variant.geometry.squares - 1)
+        piece = fields.choice("piece", PIECE_NAMES + ("empty",))
+        cycle = fields.flag("cycle")
+        if (piece is not None or cycle) != (square is not None) or (piece is not None and cycle):
+            raise RequestError(400, "an edit of a square takes the square and one of piece "
+                                    "and cycle", "square with piece, or square with cycle: "
+                                                 "true, or neither")
+        if square is not None:
+            try:
+                if cycle:
+                    _cycle(board, square)
+                else:
+                    board.set_piece_at(square, _PIECES.get(piece or ""))
+            except InvalidPieceError as error:
+                raise RequestError(400, str(error), "a piece the square can hold (a man "
+                                                    "stands off its crowning row; a side has "
+                                                    f"at most {variant.geometry.max_pieces})"
+                                   ) from None
+        return JsonReply(setup_state(board))
 
     def state(self, game: GameSession, body: None,
               query: Mapping[str, List[str]]) -> JsonReply:
@@ -326,6 +372,37 @@ class EngineMove:
             state = game_state(game)
         state["search"] = search_view(result, board.turn)
         return JsonReply(state)
+
+
+#: the pieces a set-up puts on a square, by the names the page sends (str of the Piece)
+_PIECES: Dict[str, Piece] = {str(p): p for p in (Piece(WHITE), Piece(WHITE, True),
+                                                  Piece(BLACK), Piece(BLACK, True))}
+PIECE_NAMES = tuple(_PIECES)
+#: what a click on a square of the set-up board puts there, in turn: nothing, then each piece
+CYCLE: Tuple[Optional[Piece], ...] = (None,) + tuple(_PIECES.values())
+
+
+def _cycle(board: Board, square: int) -> None:
+    """Put on `square` the piece after the one there in CYCLE that the board editor takes
+    (a man is passed over on its crowning row, a side's pieces once it has as many as it
+    may); the empty square is always taken, so the cycle always ends."""
+    now = CYCLE.index(board.piece_at(square))
+    for step in range(1, len(CYCLE)):
+        try:
+            board.set_piece_at(square, CYCLE[(now + step) % len(CYCLE)])
+            return
+        except InvalidPieceError:
+            continue
+
+
+def _variant(name: Optional[str]) -> Variant:
+    """The game a request names (default: the first of VARIANTS); RequestError 400 for an
+    unknown one."""
+    try:
+        return get_variant(name or VARIANTS[0].name)
+    except InvalidVariantError as error:
+        raise RequestError(400, str(error), "variant: one of " +
+                           ", ".join(v.name for v in VARIANTS)) from None
 
 
 def _fields(body: Dict[str, Any], query: Mapping[str, List[str]], *names: str) -> Fields:

@@ -109,6 +109,25 @@ class Fields:
                                f"{name}: a whole number from {low} to {high}")
         return value
 
+    def flag(self, name: str) -> bool:
+        """A true or false field (absent or null: false)."""
+        value = self.body.get(name)
+        if value is None:
+            return False
+        if not isinstance(value, bool):
+            raise RequestError(400, f"field {name} is {shown(value)}", f"{name}: true or false")
+        return value
+
+    def choice(self, name: str, options: Sequence[str]) -> Optional[str]:
+        """One of the strings `options`, or None when the field is absent (or null)."""
+        value = self.body.get(name)
+        if value is None:
+            return None
+        if not isinstance(value, str) or value not in options:
+            raise RequestError(400, f"field {name} is {shown(value)}",
+                               f"{name}: one of " + ", ".join(options))
+        return value
+
     def version(self) -> Optional[int]:
         """The `version` of the game that the request was made for, or None."""
         return self.whole("version", 0, MAX_VERSION)

@@ -1,6 +1,6 @@
 """What the page of `shashki serve` is sent, as JSON-ready dicts: the games with their boards'
-layout, the engine's levels, and a game's state (its moves, the position at the cursor with
-every legal move's full route, how the game stands).
+layout, the engine's levels, a game's state (its moves, the position at the cursor with
+every legal move's full route, how the game stands), and a position being set up.
 
 Squares are the library's numbers (0.., shashki.squares); the page names them with the
 `names` of the game and places them with its `cells`, so it never re-derives a game's board.
@@ -16,13 +16,14 @@ from ...engine import SearchResult
 from ...limits import Limit
 from ...move import Move
 from ...outcome import Outcome
+from ...status import describe, reasons
 from ...variants import COLOR_NAMES, VARIANTS, WHITE, Variant
 from ..play import DEFAULT_LIMIT
 from ..records import describe_outcome
 from .games import GameSession
 
 __all__ = ["LEVELS", "DEFAULT_LEVEL", "game_state", "games_list", "level_text", "move_view",
-           "outcome_view", "search_view"]
+           "outcome_view", "search_view", "setup_state"]
 
 #: the engine's strengths the page offers: fixed depths for quick, weaker play, then times a
 #: move, `shashki play`'s default among them (the page's default too)
@@ -77,13 +78,18 @@ def outcome_view(outcome: Optional[Outcome], variant: Variant) -> Optional[Dict[
 
 
 def _pieces(board: Board) -> List[Dict[str, Any]]:
-    pieces = []
-    for square in range(board.variant.geometry.squares):
-        piece = board.piece_at(square)
-        if piece is not None:
-            pieces.append({"square": square, "color": COLOR_NAMES[piece[0]],
-                           "king": piece[1]})
-    return pieces
+    return [{"square": square, "color": COLOR_NAMES[piece.color], "king": piece.king}
+            for square, piece in board.piece_map().items()]
+
+
+def setup_state(board: Board) -> Dict[str, Any]:
+    """A position being set up (shashki serve's set-up mode): its FEN (which the page sends
+    back with its next edit), its pieces, the side to move, and the reasons it is not one to
+    play from (Board.status: their names, and in words), `valid` when there are none."""
+    status = board.status()
+    return {"variant": board.variant.name, "fen": board.fen(), "turn": COLOR_NAMES[board.turn],
+            "pieces": _pieces(board), "status": [str(r.name) for r in reasons(status)],
+            "reasons": describe(status, board.variant), "valid": not status}
 
 
 def game_state(session: GameSession) -> Dict[str, Any]:

@@ -1,7 +1,7 @@
 // The page of `shashki serve`: the game chosen, who plays whom, the board, the moves, the
-// analysis.  The server holds each game; this page shows its state and sends what the
-// player does (a move, a take-back, a move of the list to go to), and asks the engine for
-// its moves when it is the engine's turn.
+// analysis, and a set-up mode to place the pieces by hand.  The server holds each game; this
+// page shows its state and sends what the player does (a move, a take-back, a move of the
+// list to go to), and asks the engine for its moves when it is the engine's turn.
 
 import { ApiError, analyse, call } from "./api.js";
 import { BoardView } from "./board.js";
@@ -23,6 +23,8 @@ const page = {
   analysisFor: null, // the position analysed (positionKey)
   best: null, // the analysis's best move (a legal move of the shown position)
   pressedSelected: false,
+  editing: null, // in the set-up mode: the position being set up, as the server last sent it
+  edits: Promise.resolve(), // the set-up's edits, sent one after the other
 };
 
 // --- messages ------------------------------------------------------------------------------
@@ -79,6 +81,11 @@ function personMayMove() {
 // --- showing a state -----------------------------------------------------------------------
 
 function show(game) {
+  if (page.editing) {
+    // (an engine's move that comes in during a set-up: the game is kept, shown on leaving)
+    page.game = game;
+    return;
+  }
   const changedGame = !page.game || page.game.id !== game.id;
   const variant = page.variants.get(game.variant);
   if (changedGame || page.board.variant !== variant) {
@@ -103,6 +110,10 @@ function show(game) {
 }
 
 function drawBoard() {
+  if (page.editing) {
+    drawSetup();
+    return;
+  }
   const game = page.game;
   const picker = page.picker;
   const { steps, ends } = picker.targets();
@@ -162,6 +173,7 @@ function showMoves() {
 }
 
 function showStatus() {
+  if (page.editing) return; // (the set-up's own status line is up)
   const game = page.game;
   const status = $("status");
   const turn = game.turn[0].toUpperCase() + game.turn.slice(1);
@@ -193,7 +205,7 @@ let engineTimer = null;
 function nextTurn() {
   clearTimeout(engineTimer);
   const game = page.game;
-  if (!game || game.outcome || page.thinking || page.paused) return;
+  if (!game || game.outcome || page.thinking || page.paused || page.editing) return;
   if (game.ply !== game.moves.length || !engineSide(game.turn)) return;
   const delay = page.mode === "engines" && game.ply ? ENGINE_PAUSE_MS : 0;
   engineTimer = setTimeout(engineMove, delay);
@@ -278,6 +290,10 @@ async function play(move) {
 }
 
 function onPress(square) {
+  if (page.editing) {
+    if (square !== null) edit({ square, cycle: true });
+    return;
+  }
   const picker = page.picker;
   if (square === null) {
     picker.reset();
@@ -291,6 +307,7 @@ function onPress(square) {
 }
 
 function onRelease(pressed, square, moved) {
+  if (page.editing) return;
   if (moved && square !== null && square !== pressed) press(square);
   else if (!moved && page.pressedSelected && square === pressed) {
     page.picker.reset();
@@ -333,6 +350,7 @@ function takeBack() {
 async function newGame(body) {
   try {
     const state = await call("POST", "/api/games", body);
+    leaveSetup();
     page.paused = false;
     page.thinking = false;
     page.board.setFlipped(page.mode === "black");
@@ -368,6 +386,90 @@ async function copyFen() {
     document.execCommand("copy");
   }
   say("FEN copied");
+}
+
+// --- the set-up mode -------------------------------------------------------------------------
+// The position is edited by the server's board editor (POST /api/setup), which keeps nothing:
+// each edit sends the position's FEN as the server last sent it, and the answer is the
+// position after the edit with the reasons it is not one to play from.  Edits go one after
+// the other, so that quick clicks each change the position the one before made.
+
+function edit(change) {
+  page.edits = page.edits.then(async () => {
+    const setup = page.editing;
+    if (!setup) return;
+    try {
+      const state = await call("POST", "/api/setup",
+        { variant: setup.variant, fen: setup.fen, ...change });
+      if (page.editing === setup) showSetup(state);
+    } catch (error) {
+      failed(error);
+    }
+  });
+  return page.edits;
+}
+
+function startSetup() {
+  const game = page.game;
+  if (!game || page.editing) return;
+  stopAnalysis();
+  clearTimeout(engineTimer);
+  page.picker.reset();
+  // the position shown is where the set-up starts
+  page.editing = { variant: game.variant, fen: game.fen, pieces: game.pieces, turn: game.turn,
+    reasons: [], valid: true };
+  document.body.classList.add("editing");
+  $("editor").hidden = false;
+  $("analyse").disabled = true;
+  $("analysis").hidden = true;
+  document.body.classList.remove("analysing");
+  drawBoard();
+  edit({});
+}
+
+function showSetup(state) {
+  page.editing = state;
+  drawSetup();
+  $("fen").value = state.fen;
+  $("setup-turn").value = state.turn;
+  $("setup-play").disabled = !state.valid;
+  $("setup-reasons").replaceChildren(...state.reasons.map((text) => {
+    const item = document.createElement("li");
+    item.textContent = text;
+    return item;
+  }));
+  document.body.dataset.setup = state.fen;
+}
+
+function drawSetup() {
+  const setup = page.editing;
+  page.board.draw({ pieces: setup.pieces, last: null, selected: null, route: [] });
+  const turn = setup.turn[0].toUpperCase() + setup.turn.slice(1);
+  $("status").textContent = setup.valid ? `Setting up: ${turn} to move` :
+    `Setting up: not a position to play from`;
+  $("status").classList.remove("over");
+}
+
+// out of the set-up mode, showing nothing yet (the caller shows the game)
+function leaveSetup() {
+  if (!page.editing) return;
+  page.editing = null;
+  document.body.classList.remove("editing");
+  delete document.body.dataset.setup;
+  $("editor").hidden = true;
+  $("analyse").disabled = false;
+}
+
+function cancelSetup() {
+  leaveSetup();
+  if (page.game) show(page.game);
+}
+
+async function playFromHere() {
+  await page.edits; // (the last edit's answer first)
+  const setup = page.editing;
+  if (!setup || !setup.valid) return;
+  if (await newGame({ variant: setup.variant, fen: setup.fen })) say("position set up");
 }
 
 // --- the analysis ----------------------------------------------------------------------------
@@ -460,7 +562,7 @@ function fillSelect(select, items) {
 
 async function start() {
   page.board = new BoardView($("board"), {}, { onPress, onRelease,
-    canDrag: (square) => page.picker.selected === square });
+    canDrag: (square) => !page.editing && page.picker.selected === square });
   let info;
   try {
     info = await call("GET", "/api/variants");
@@ -501,12 +603,20 @@ async function start() {
   });
   $("copy-fen").addEventListener("click", copyFen);
   $("load").addEventListener("click", load);
+  $("edit").addEventListener("click", startSetup);
+  $("setup-turn").addEventListener("change", () => edit({ turn: $("setup-turn").value }));
+  $("setup-clear").addEventListener("click", () => edit({ clear: true }));
+  $("setup-start").addEventListener("click", () => {
+    if (page.editing) edit({ fen: page.variants.get(page.editing.variant).start_fen });
+  });
+  $("setup-play").addEventListener("click", playFromHere);
+  $("setup-cancel").addEventListener("click", cancelSetup);
   $("analyse").addEventListener("change", () => {
     updateAnalysis();
     drawBoard();
   });
   document.addEventListener("keydown", (event) => {
-    if (!page.game || event.target.closest("input, textarea, select")) return;
+    if (!page.game || page.editing || event.target.closest("input, textarea, select")) return;
     const keys = { ArrowLeft: page.game.ply - 1, ArrowRight: page.game.ply + 1, Home: 0,
       End: page.game.moves.length };
     if (event.key in keys) {
