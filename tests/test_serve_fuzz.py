@@ -17,6 +17,7 @@ def _fuzz_request(rng, client, gid):
     action = rng.choice(["", "/move", "/engine", "/undo", "/goto", "/claim", "/pdn",
                          "/analysis", "/nothing", "/../x"])
     path = rng.choice([f"/api/games/{gid}{action}", "/api/games", "/api/variants", "/",
+                       "/api/setup",
                        "/static/app.js", f"/api/games/{'f' * 16}{action}",
                        "/api/games/%00", "/api/" + "a/" * rng.randint(0, 40)])
     if rng.random() < 0.3:
@@ -25,9 +26,12 @@ def _fuzz_request(rng, client, gid):
     value = rng.choice([None, True, -1, 0, 1, 2, 2 ** 70, 0.5, float("inf"), "c3-d4",
                         "\udc00", "x" * 300, [], {}, {"depth": rng.randint(0, 4)},
                         {"movetime": rng.choice([0.05, -1, 1e9, "1"])}, "W:Wa1:Bh8",
-                        "[Event \"\udc00\"]\n1. c3-d4 *", "1. c3-d4 f6-g5 *"])
+                        "[Event \"\udc00\"]\n1. c3-d4 *", "1. c3-d4 f6-g5 *",
+                        "white man", "black king", "empty", "black", 31, 63])
+    # (and the set-up's fields, issue 33.2)
     fields = {rng.choice(["variant", "fen", "pdn", "move", "limit", "plies", "ply",
-                          "version", "colour"]): value for _ in range(rng.randint(0, 3))}
+                          "version", "colour", "square", "piece", "cycle", "turn",
+                          "clear"]): value for _ in range(rng.randint(0, 3))}
     try:
         body = json.dumps(fields).encode("utf-8", "surrogatepass")
     except ValueError:
