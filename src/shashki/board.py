@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from .opening import Opening
     from .perft import PerftTable, Progress
 
-__all__ = ["Board", "LegalMoves", "Move", "Piece", "Status"]
+__all__ = ["Board", "LegalMoves", "Move"]
 
 
 class Board(BoardCore):
