@@ -238,6 +238,22 @@ def test_a_crafted_position_pickle_raises_as_from_masks():
         Position.from_masks(variant, 1, 1 << 31, 0, WHITE)
 
 
+def test_pickles_name_the_side_and_read_the_old_numbering():
+    # issue 31.5: the colours' values changed (WHITE 0 -> 1, python-chess's True); a pickle
+    # names the side, and one made before (an int, White 0) still reads as the same side
+    from shashki._core.position import _position, _position_of
+    variant = shashki.get_variant("russian")
+    for position in (Position("russian"), Position("russian").apply("c3-d4")):
+        rebuild, args = position.__reduce__()
+        assert rebuild is _position_of and args[4] == position.turn.name
+        assert pickle.loads(pickle.dumps(position)).turn is position.turn
+    assert _position(variant, 1, 1 << 31, 0, 1, None).turn is BLACK    # (1 was Black)
+    assert _position(variant, 1, 1 << 31, 0, 0, None).turn is WHITE
+    for side in ("white", 1, None, "WHITE "):
+        with pytest.raises(InvalidFenError, match="side to move"):
+            _position_of(variant, 1, 1 << 31, 0, side, None)
+
+
 def test_a_crafted_move_pickle_raises():
     # issue 30.2b: destination 1,000,000 made str() read past the square names (40 printed
     # "a1-getattr")
@@ -278,13 +294,17 @@ def test_from_masks_types_are_checked_as_the_masks_are():
     # issue 30.19: turn=1.0 was accepted and True refused; king_runs="ab" gave "not enough
     # values to unpack"
     from shashki.errors import InvalidKingRunsError
-    for turn in (1.0, True, False, "1", None, 2):
+    for turn in (1.0, "1", None, 2, -1):
         with pytest.raises(InvalidFenError, match="side to move"):
             Position.from_masks("russian", 1, 1 << 31, 0, turn)
+    # issue 31.5: as in python-chess, True is White and False Black (WHITE == True)
+    assert Position.from_masks("russian", 1, 1 << 31, 0, True).turn is WHITE
+    assert Position.from_masks("russian", 1, 1 << 31, 0, False).turn is BLACK
     for runs in ("ab", 5, ((None, 0),), ((None, 0), None), ((1, 2, 3), (None, 0))):
         with pytest.raises(InvalidKingRunsError, match="two"):
             Position.from_masks("frisian", 1, 1 << 49, 1, WHITE, runs)
-    assert Position.from_masks("russian", 1, 1 << 31, 0, 1).turn is BLACK
+    assert Position.from_masks("russian", 1, 1 << 31, 0, 1).turn is WHITE
+    assert Position.from_masks("russian", 1, 1 << 31, 0, 0).turn is BLACK
     assert Position.from_masks("russian", 1, 1 << 31, 0, BLACK, ((None, 0), (None, 0)))
 
 

@@ -145,7 +145,7 @@ cdef class BoardCore(Placement):
         were the game's first move, or the reply to it)."""
         variant = position.notation.variant
         self.root_ply = root_ply if root_ply >= 0 else \
-            int(position.pos.turn != variant.first_to_move)
+            int(COLORS[position.pos.turn] != variant.first_to_move)
         self.fmjd_draw_rules = fmjd
         self.kernel = position.kernel
         self.ops = position.kernel.ops

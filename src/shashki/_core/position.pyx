@@ -29,14 +29,22 @@ import importlib
 import threading
 
 from ..colors import Color
-from ..errors import IllegalMoveError, InvalidMoveError, InvalidSquareError
+from ..errors import IllegalMoveError, InvalidFenError, InvalidMoveError, InvalidSquareError
 from ..fen import check_position, parse_fen
 from ..notation import illegal_move_error, parse_move
 from ..outcome import Outcome, Termination
 from ..variants import DEFAULT, get_variant
 from .move import notation_of
 
+# The core's side numbers (kernel.pxd: WHITE 0, BLACK 1) as shashki.Color, which is
+# python-chess's (WHITE 1 and true, BLACK 0): indexed by a C `turn`, the one conversion from the
+# core out; Kernel.set_position is the one conversion in.
 cdef tuple COLORS = (Color.WHITE, Color.BLACK)
+
+
+cdef object color_of(int turn):
+    # (for the other modules of the core, which cimport it)
+    return COLORS[turn]
 
 
 # --- the compiled kernels -------------------------------------------------------------------------
@@ -73,9 +81,10 @@ cdef class Kernel:
 
     cdef int set_position(self, Pos *p, object white, object black, object kings,
                           object turn, object king_runs) except -1:
-        """`p` from square masks, the side to move and the kings' runs (None, or (square,
-        count) of White's and of Black's, as Position.king_runs gives them); the checks that
-        keep the C structures sound (shashki.fen checks the rules of the game)."""
+        """`p` from square masks, the side to move (shashki.WHITE or BLACK, or the int or bool
+        of one: WHITE is 1 and True) and the kings' runs (None, or (square, count) of White's
+        and of Black's, as Position.king_runs gives them); the checks that keep the C
+        structures sound (shashki.fen checks the rules of the game)."""
         cdef unsigned long long w, b, k
         cdef int c
         if not (isinstance(white, int) and isinstance(black, int) and isinstance(kings, int)):
@@ -89,12 +98,13 @@ cdef class Kernel:
             raise ValueError("a square holds both a white and a black piece")
         if k & ~(w | b):
             raise ValueError("a king mask bit is set on an empty square")
-        if turn not in (WHITE, BLACK):
-            raise ValueError("turn must be 0 (white) or 1 (black)")
+        if not isinstance(turn, int) or turn not in (Color.WHITE, Color.BLACK):
+            raise ValueError("turn must be shashki.WHITE (1) or shashki.BLACK (0)")
         p.pieces[0] = self.to_ghost(w)
         p.pieces[1] = self.to_ghost(b)
         p.kings = self.to_ghost(k)
-        p.turn = turn
+        # the side to move as the core numbers it (COLORS is the way back)
+        p.turn = WHITE if turn == Color.WHITE else BLACK
         # a game that limits a king's moves in a row counts them in every position
         p.run = RUN_ON if self.ops.king_limit else 0
         if king_runs is not None:
@@ -263,7 +273,9 @@ cdef class Placement:
     def king_runs(self):
         """The kings' runs (frisian: a side that also has men may make at most three quiet
         moves in a row with the same king): for White and for Black, (square, count) of the
-        king that side has moved in its last `count` moves without a capture, or (None, 0)."""
+        king that side has moved in its last `count` moves without a capture, or (None, 0).
+        The pair is in that order, White's first: it is not indexed by colour (shashki.WHITE
+        is 1), as `masks` is not."""
         return self.kernel.runs_of(&self.pos)
 
     def piece_at(self, square):
@@ -568,7 +580,9 @@ cdef class Position(Placement):
 
     def __reduce__(self):
         w, b, k, turn = self.masks
-        return (_position, (self.notation.variant, w, b, k, int(turn), self.king_runs))
+        # the side by name: a pickle does not depend on the colours' int values (which were
+        # White 0 before 0.3; those pickles name _position, which reads them so)
+        return (_position_of, (self.notation.variant, w, b, k, turn.name, self.king_runs))
 
     def __copy__(self):
         return self         # immutable
@@ -589,13 +603,26 @@ cdef class Position(Placement):
         return svg.board(self)
 
 
-def _position(variant, white, black, kings, turn, king_runs):
-    """A Position of the game from masks, checked as from_masks checks them (unpickling:
-    pickles name this function, and a pickle may be crafted).  InvalidFenError (a ValueError)
-    if they are not a position of the game, InvalidVariantError for an unknown game."""
+def _position_of(variant, white, black, kings, side, king_runs):
+    """A Position of the game from masks and the side to move's name ("WHITE" or "BLACK"),
+    checked as from_masks checks them (unpickling: pickles name this function, and a pickle
+    may be crafted).  InvalidFenError (a ValueError) if they are not a position of the game,
+    InvalidVariantError for an unknown game."""
+    if side not in ("WHITE", "BLACK"):
+        raise InvalidFenError(f"the side to move is 'WHITE' or 'BLACK', not {side!r}")
+    turn = Color[side]
     chosen = get_variant(variant)
     runs = check_position(chosen, white, black, kings, turn, king_runs)
-    return _trusted_position(chosen, white, black, kings, int(turn), runs)
+    return _trusted_position(chosen, white, black, kings, turn, runs)
+
+
+def _position(variant, white, black, kings, turn, king_runs):
+    """The Position of a pickle made before 0.3, whose side to move is an int with White 0 and
+    Black 1 (the colours' values then), checked as _position_of checks."""
+    if type(turn) is not int or turn not in (0, 1):
+        raise InvalidFenError(f"the side to move is 0 (White) or 1 (Black), not {turn!r}")
+    return _position_of(variant, white, black, kings, "WHITE" if turn == 0 else "BLACK",
+                        king_runs)
 
 
 def _trusted_position(variant, white, black, kings, turn, king_runs):
