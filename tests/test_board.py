@@ -175,6 +175,18 @@ def test_illegal_move_lists_the_alternatives():
     assert [str(m) for m in info.value.alternatives] == ["c3:e5"]
 
 
+def test_a_move_repr_is_never_a_call_that_fails():
+    # issue 31.5: repr(move) was Move('c3-d4'), and Move('c3-d4') is a TypeError (a move's
+    # text needs its game): a game's move shows as <Move c3-d4>, not as a call
+    move = Board("russian").parse_move("c3-d4")
+    assert repr(move) == "<Move c3-d4>"
+    with pytest.raises(SyntaxError):
+        eval(repr(move), {"Move": Move})
+    # a hand-made move's repr is the call that makes it again
+    for hand in (Move(9, 13), Move(9, 17, (13,))):
+        assert eval(repr(hand), {"Move": Move}) == hand
+
+
 def test_a_move_knows_its_game():
     board = Board("english")
     move = board.parse_move("9-13")

@@ -38,7 +38,7 @@ class Board(BoardCore):
     >>> len(board.legal_moves)
     7
     >>> board.push("c3-d4")
-    Move('c3-d4')
+    <Move c3-d4>
     >>> board.fen()
     'B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,e3,g3,d4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8'
 
@@ -142,7 +142,7 @@ class Board(BoardCore):
         >>> board.move_to_action(board.parse_move("c3-d4"))
         301
         >>> board.action_to_move(301)
-        Move('c3-d4')
+        <Move c3-d4>
         """
         return int(_actions.move_to_action(self, move, perspective))
 

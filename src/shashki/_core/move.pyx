@@ -223,7 +223,10 @@ cdef class Move:
         if self.notation is None:
             captured = f", {self.captured!r}" if self._captured else ""
             return f"Move({self._origin}, {self._destination}{captured})"
-        return f"Move({str(self)!r})"
+        # not a call: Move("c3-d4") cannot be made (a move's text needs its game; issue 31.5),
+        # so the repr of a game's move is the <...> form, as python-chess's for objects that
+        # are found rather than made (a hand-made Move's repr above is the call that makes it)
+        return f"<Move {self}>"
 
     def __reduce__(self):
         return (_rebuild_move, (self._origin, self._destination, self.captured, self.path,

@@ -5,7 +5,7 @@
 >>> game.variant.name, [str(m) for m in game.moves]
 ('russian', ['c3-d4', 'f6-g5'])
 >>> game.board().move_stack      # the final Board, with the moves that led to it
-[Move('c3-d4'), Move('f6-g5')]
+[<Move c3-d4>, <Move f6-g5>]
 
 Reading follows python-chess's ``read_game``: one game per call, read line by line so a large
 file is never loaded whole; tags, ``{comments}``, ``;`` comments, NAGs (``$1``, ``!``, ``?``),
