@@ -316,3 +316,36 @@ def test_count_takes_whole_depths_as_perft():
     for depth in (1.5, -1, "2", None, 65):
         with pytest.raises(PerftError):
             start.count(depth)
+
+
+# --- issue 31.5: python-chess habits ---------------------------------------------------------
+
+@pytest.mark.parametrize("text", ["c3-d4", "c3xd4", "c3:d4", "C3-D4", " c3-d4 ", "c3-d4!",
+                                  "cd4", "c3-e5", "c3-d5", "c3-d4-e5", "z9-d4", "c3-", "-d4",
+                                  "c33-d4", "3-d4", "c3–d4", "22-18", "a1-b2"])
+def test_move_text_reads_the_same_on_the_fast_path(text):
+    # apply/push/parse_move read the game's own two-square form in C (Placement.find_text)
+    # and leave the rest to shashki.notation: the answer, or the error, must be notation's
+    from shashki.notation import parse_move
+    for position in (Position("russian"), Position("russian", "W:Wc3:Bd4,f6")):
+        try:
+            want = parse_move(position, text)
+        except ValueError as error:
+            for call in (position.apply, position.parse_move, Board.from_position(position).push):
+                with pytest.raises(type(error)):
+                    call(text)
+            continue
+        assert position.parse_move(text) == want
+        assert position.apply(text) == position.apply(want)
+        board = Board.from_position(position)
+        assert board.push(text) == want and board.position == position.apply(want)
+
+
+def test_numeric_move_text_reads_the_same_on_the_fast_path():
+    for game in ("international", "english", "frisian", "turkish", "italian", "czech"):
+        position = Position(game)
+        for _ in range(8):
+            for move in position.legal_moves:
+                assert position.apply(str(move)) == position.apply(move)
+                assert position.parse_move(str(move)) == move
+            position = position.apply(position.legal_moves[-1])

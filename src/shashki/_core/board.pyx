@@ -213,6 +213,11 @@ cdef class BoardCore(Placement):
         cdef Move m
         cdef int i
         if isinstance(move, str):
+            i = self.find_text(move)
+            if i >= 0:          # (the common text, read in C: Placement.find_text)
+                m = self.make(i)
+                self.push_index(i, m)
+                return m
             move = parse_move(self, move)
         elif not isinstance(move, Move):
             raise InvalidMoveError(f"push takes a Move or move text, not {type(move).__name__}")

@@ -26,6 +26,7 @@ cdef class Placement:
     cdef int generate(self) except -1
     cdef Move make(self, int i)
     cdef int find(self, Move m) except -2
+    cdef int find_text(self, str text) except -2
     cdef int legal_index(self, Move m) except -1
 
 

@@ -21,7 +21,8 @@ from libc.stdint cimport uint8_t
 from libc.string cimport memset
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, Route, MoveList,
                       KernelOps, ctz, popcount, make_move, scatter, RUN_ON)
-from .move cimport Move, Notation, MoveTable, table_generate, table_free, table_move, table_find
+from .move cimport (Move, Notation, MoveTable, table_generate, table_free, table_move, table_find,
+                   text_squares)
 from .perft cimport PerftTable
 from .kernel cimport PerftTable as Table
 
@@ -321,6 +322,27 @@ cdef class Placement:
             return -1
         return table_find(&self.table, m, self.kernel.bit, self.kernel.squares)
 
+    cdef int find_text(self, str text) except -2:
+        """The index of the legal move that `text` names when it is written as the game
+        writes a move of two squares and exactly one legal move fits (move.text_squares);
+        -1 for anything else, which shashki.notation.parse_move reads, or refuses saying
+        why: the same move, only sooner."""
+        cdef int origin, destination, frm, to, i, found = -1
+        cdef int sep = text_squares(self.notation, text, &origin, &destination)
+        if sep < 0:
+            return -1
+        self.generate()
+        frm = self.kernel.bit[origin]
+        to = self.kernel.bit[destination]
+        for i in range(self.table.n):
+            if self.table.moves[i].frm == frm and self.table.moves[i].to == to:
+                if found >= 0:
+                    return -1   # several moves join the two squares: notation decides
+                found = i
+        if found >= 0 and sep and not self.table.moves[found].ncapt:
+            return -1           # a quiet move written as a capture: refused there
+        return found
+
     cdef int legal_index(self, Move m) except -1:
         """The index of `m` among the legal moves; IllegalMoveError, saying why, if it is not
         one of them (a move of another game included)."""
@@ -379,6 +401,11 @@ cdef class Placement:
         (a man from the c-file to d4).  Raises InvalidMoveError for text that is not a move,
         IllegalMoveError when no legal move fits, AmbiguousMoveError when several do.
         """
+        cdef int i
+        if isinstance(text, str):
+            i = self.find_text(text)
+            if i >= 0:
+                return self.make(i)
         return parse_move(self, text)
 
     def is_legal(self, move):
@@ -449,7 +476,11 @@ cdef class Position(Placement):
         position is unchanged.  IllegalMoveError (a ValueError) for a move that is not legal
         here (a move of another game included), InvalidMoveError for text that is not a
         move."""
+        cdef int i
         if isinstance(move, str):
+            i = self.find_text(move)
+            if i >= 0:
+                return self.child(i)
             move = parse_move(self, move)
         elif not isinstance(move, Move):
             raise InvalidMoveError(f"apply takes a Move or move text, not "
