@@ -320,6 +320,35 @@ def test_count_takes_whole_depths_as_perft():
 
 # --- issue 31.5: python-chess habits ---------------------------------------------------------
 
+def test_the_classes_have_signatures():
+    # help() and inspect.signature showed no constructor for the compiled classes: their
+    # docstrings carry one (the "--" line), which must stay the constructor's
+    import inspect
+    from shashki.pdn import Game
+    assert str(inspect.signature(Position)) == "(variant=None, fen=None)"
+    assert list(inspect.signature(Move).parameters) == [
+        "origin", "destination", "captured", "path", "routes", "promotion", "text"]
+    assert list(inspect.signature(Board).parameters) == ["variant", "fen", "fmjd_draw_rules"]
+    assert list(inspect.signature(Game).parameters) == ["variant", "fen", "headers"]
+    # the signature is the one the constructor takes: every parameter by keyword
+    assert Position(variant="russian", fen=None) == Position()
+    assert Move(origin=9, destination=13, captured=(), path=None, routes=1, promotion=False,
+                text=None) == Move(9, 13)
+    # and the signature lines do not show in the docstring
+    assert not Position.__doc__.startswith("Position(") and "--" not in Position.__doc__[:3]
+    assert Move.__doc__.startswith("A legal move")
+
+
+def test_positions_compare_by_value_and_have_no_order():
+    # the docs called Positions "comparable" while `<` raised; they compare by value (docs/api/
+    # position.md says so, and its example shows both)
+    start = Position("russian")
+    assert start == Position("russian") and start != start.apply("c3-d4")
+    assert start != Position("giveaway")      # the same pieces, another game
+    with pytest.raises(TypeError):
+        start < start.apply("c3-d4")
+
+
 @pytest.mark.parametrize("text", ["c3-d4", "c3xd4", "c3:d4", "C3-D4", " c3-d4 ", "c3-d4!",
                                   "cd4", "c3-e5", "c3-d5", "c3-d4-e5", "z9-d4", "c3-", "-d4",
                                   "c33-d4", "3-d4", "c3–d4", "22-18", "a1-b2"])

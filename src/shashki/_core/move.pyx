@@ -132,7 +132,12 @@ cdef inline int int_square(object value, str what) except? -2:
 @cython.total_ordering
 @cython.no_gc     # it holds a Notation and a str, neither of which can lead back to a Move
 cdef class Move:
-    """A legal move, as `Board.legal_moves` lists it.
+    # the first line and "--": the constructor's signature for inspect.signature and help()
+    # (see Position in position.pyx)
+    """Move(origin, destination, captured=(), path=None, routes=1, promotion=False, text=None)
+--
+
+A legal move, as `Board.legal_moves` lists it.
 
     Two moves are equal when they have the same origin, destination and set of captured
     squares (docs/games/index.md, "Move identity and perft"); the route (`path`, the order of `captured`) is one of

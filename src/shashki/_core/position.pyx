@@ -421,7 +421,13 @@ cdef class Placement:
 
 @cython.freelist(64)
 cdef class Position(Placement):
-    """A draughts position of one game (`variant`): the pieces, the side to move, and in
+    # The first line and "--" (at the start of its line) are the constructor's signature for
+    # inspect.signature and help(), which cannot read a compiled __init__ (issue 31.5); Python
+    # drops them from __doc__, and tests/test_position.py checks them against __init__.
+    """Position(variant=None, fen=None)
+--
+
+A draughts position of one game (`variant`): the pieces, the side to move, and in
     frisian the kings' runs.  Immutable, hashable and picklable.
 
     >>> import shashki
