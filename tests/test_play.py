@@ -434,6 +434,14 @@ def test_match_command(tmp_path):
     with open(save, encoding="utf-8") as handle:
         games = list(pdn.read_games(handle))
     assert [g.headers["White"] for g in games] == ["depth=2", "nodes=300"]
+    # issue 33.5: the reason was cut to a column ("draw: two pieces or fewer, at least o...")
+    # and a fast engine's time printed "0.0 s": each game line ends with its whole reason,
+    # and the time is given in a unit that shows it
+    for line in lines[1:3]:
+        assert "..." not in line
+    assert "0.0 s" not in proc.stdout
+    times = re.findall(r"nodes, ([\d.]+) (ms|s),", proc.stdout)
+    assert len(times) == 2 and all(float(t) > 0 for t, _ in times)
     bad = subprocess.run([sys.executable, "-m", "shashki", "match", "depth=2", "depth=1",
                           "--games", "3"], capture_output=True, text=True, env=ENV)
     assert bad.returncode == 2 and "even" in bad.stderr
