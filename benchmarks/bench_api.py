@@ -150,9 +150,21 @@ def operations(quick):
                                              list(zip(boards, texts)), rounds)
         rates["str(move), first time"] = per_call(
             str, [m for ms in (list(b.legal_moves) for b in cold()) for m in ms], 1)
+        # Position.apply of a Move and of its text, interleaved, best of 5 (issue 31.5: the
+        # text took 50 times as long; it is read in C now)
+        positions = [(b.position, m, t) for b, m, t in zip(boards, picks, texts)]
+        by_move, by_text = float("inf"), float("inf")
+        for _ in range(5):
+            by_move = min(by_move, per_call(lambda pmt: pmt[0].apply(pmt[1]), positions, 1))
+            by_text = min(by_text, per_call(lambda pmt: pmt[0].apply(pmt[2]), positions, 1))
+        rates["Position.apply(move)"] = by_move
+        rates["Position.apply(text)"] = by_text
         table[variant] = {name: 1 / seconds for name, seconds in rates.items()}
     for name in table[PAIRS[0][0]]:
         print(f"{name:<36} " + " ".join(f"{table[v][name]:>11,.0f}" for v, _, _ in PAIRS))
+    print(f"{'apply(text) / apply(move), time':<36} " + " ".join(
+        f"{table[v]['Position.apply(move)'] / table[v]['Position.apply(text)']:>11.2f}"
+        for v, _, _ in PAIRS))
     return table
 
 

@@ -46,6 +46,7 @@ PEERS = {
     # the API benchmark's yardsticks (benchmarks/bench_api.py): random playouts only
     "open_spiel": {"requirement": "open_spiel==2.0.2", "worker": "playouts_worker.py"},
     "python-chess": {"requirement": "chess==1.11.2", "worker": "playouts_worker.py"},
+    # the PDN reader's yardstick (benchmarks/bench_pdn.py): the venv of "pydraughts" above
 }
 
 VARIANTS = ("russian", "giveaway", "brazilian", "italian", "english",

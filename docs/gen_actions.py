@@ -73,9 +73,9 @@ action as c3-d4.
     >>> board.move_to_action(board.parse_move("c3-d4"))
     301
     >>> board.action_to_move(301)
-    Move('c3-d4')
+    <Move c3-d4>
     >>> board.push("c3-d4")
-    Move('c3-d4')
+    <Move c3-d4>
     >>> board.move_to_action(board.parse_move("f6-e5"), perspective=True)
     301
     >>> board.legal_actions()                 # ascending, as OpenSpiel's

@@ -8,6 +8,8 @@ import shashki
 
 #: every game (a game added to shashki.VARIANTS is tested too)
 VARIANTS = [v.name for v in shashki.VARIANTS]
+#: the sides by name, never by their int values (WHITE is 1, as True in python-chess)
+SIDES = (shashki.WHITE, shashki.BLACK)
 
 
 def board_of(variant, white, black, kings, turn):
@@ -18,7 +20,7 @@ def board_of(variant, white, black, kings, turn):
         names = [("K" if kings >> s & 1 else "") + v.square_name(s)
                  for s in range(v.geometry.squares) if mask >> s & 1]
         sides.append(color + ",".join(names))
-    return shashki.Board(variant, ("W" if turn == 0 else "B") + ":" + ":".join(sides))
+    return shashki.Board(variant, ("W" if turn == shashki.WHITE else "B") + ":" + ":".join(sides))
 
 
 @st.composite
@@ -39,18 +41,18 @@ def random_positions(draw, variants=VARIANTS):
     n = variant.geometry.squares
     white = black = kings = 0
     for s in draw(st.lists(st.integers(0, n - 1), max_size=24, unique=True)):
-        color = draw(st.integers(0, 1))
-        if bin(white if color == 0 else black).count("1") >= 12:
+        color = draw(st.sampled_from(SIDES))
+        if bin(white if color == shashki.WHITE else black).count("1") >= 12:
             continue
         crown = variant.promotion_row(color)
         king = draw(st.booleans()) or bool(crown >> s & 1)
-        if color == 0:
+        if color == shashki.WHITE:
             white |= 1 << s
         else:
             black |= 1 << s
         if king:
             kings |= 1 << s
-    return board_of(variant.name, white, black, kings, draw(st.integers(0, 1)))
+    return board_of(variant.name, white, black, kings, draw(st.sampled_from(SIDES)))
 
 
 def boards():

@@ -70,7 +70,7 @@ def test_the_start_positions():
 def test_a_flying_king_with_several_captures_between_the_same_squares():
     # the white king on a1 takes b2/d4 or ... : every capture ends on the same square with
     # other pieces; all have their own action
-    board = board_of("russian", 0x830588, 0x5c387060, 0x830000, 0)
+    board = board_of("russian", 0x830588, 0x5c387060, 0x830000, shashki.WHITE)
     moves = list(board.legal_moves)
     pairs = {}
     for m in moves:

@@ -175,6 +175,18 @@ def test_illegal_move_lists_the_alternatives():
     assert [str(m) for m in info.value.alternatives] == ["c3:e5"]
 
 
+def test_a_move_repr_is_never_a_call_that_fails():
+    # issue 31.5: repr(move) was Move('c3-d4'), and Move('c3-d4') is a TypeError (a move's
+    # text needs its game): a game's move shows as <Move c3-d4>, not as a call
+    move = Board("russian").parse_move("c3-d4")
+    assert repr(move) == "<Move c3-d4>"
+    with pytest.raises(SyntaxError):
+        eval(repr(move), {"Move": Move})
+    # a hand-made move's repr is the call that makes it again
+    for hand in (Move(9, 13), Move(9, 17, (13,))):
+        assert eval(repr(hand), {"Move": Move}) == hand
+
+
 def test_a_move_knows_its_game():
     board = Board("english")
     move = board.parse_move("9-13")
@@ -190,9 +202,31 @@ def test_a_move_knows_its_game():
     assert pushed.variant is board.variant and str(board.peek()) == "9-13"
 
 
+def test_colours_are_python_chess_bools():
+    # issue 31.5: WHITE was 0, so `if board.turn:` meant Black to move and WHITE == True was
+    # False; python-chess's habits hold now
+    assert shashki.WHITE == True and shashki.BLACK == False  # noqa: E712 (the habit tested)
+    assert shashki.WHITE and not shashki.BLACK
+    assert (not shashki.WHITE) is False and (not shashki.BLACK) is True
+    assert int(shashki.WHITE) == 1 and int(shashki.BLACK) == 0
+    russian, english = Board("russian"), Board("english")
+    if russian.turn:                        # White moves first in russian ...
+        pass
+    else:
+        raise AssertionError("`if board.turn:` is not White to move")
+    assert not english.turn                 # ... and Black first in english
+    english.push(next(iter(english.legal_moves)))
+    assert english.turn and english.turn is shashki.WHITE
+    # the side as a bool goes in too, as python-chess's board.turn = True
+    assert shashki.Position.from_masks("russian", 1, 1 << 31, 0, True).turn is shashki.WHITE
+    # a pair indexed by colour is (black, white), python-chess's order
+    assert shashki.variants.COLOR_NAMES[russian.turn] == "white"
+    assert shashki.variants.COLOR_NAMES[shashki.BLACK] == "black"
+
+
 def test_colours_print_as_names():
     assert repr(shashki.WHITE) == "shashki.WHITE" and str(shashki.BLACK) == "black"
-    assert shashki.WHITE == 0 and shashki.BLACK == 1 and shashki.WHITE.other is shashki.BLACK
+    assert shashki.WHITE.other is shashki.BLACK and shashki.BLACK.other is shashki.WHITE
     assert Board("english").turn is shashki.BLACK
     outcome = Board("russian", "W:Wa1:Bc3,b2").outcome()
     assert "winner=shashki.BLACK" in repr(outcome)

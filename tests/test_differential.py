@@ -66,7 +66,7 @@ from pathlib import Path
 
 import pytest
 
-from shashki import Board
+from shashki import WHITE, Board
 from shashki.variants import get_variant
 
 # the peer machinery (stdlib only); not shipped in the sdist, so imported by the fixture
@@ -249,7 +249,8 @@ def compare(board, peer, peer_list, counts):
             peer_list = captures
 
     if variant.name in ("frisian", "frysk"):
-        square, count = board.king_runs[board.turn]
+        # (king_runs is White's then Black's: a pair in that order, not indexed by colour)
+        square, count = board.king_runs[0 if board.turn == WHITE else 1]
         if count and not any(m.origin == square and not m.captured for m in ours.values()):
             # shashki's run locks that king (3 quiet moves in a row, its side has men); the
             # peer, given the position without its history, lets it move on

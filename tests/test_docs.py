@@ -214,3 +214,16 @@ def test_references_to_the_games_pages_name_real_sections():
         if section:
             headings = re.findall(r"^#+\s+(.+?)\s*$", target.read_text(encoding="utf-8"), re.M)
             assert section in headings, f"{path.relative_to(ROOT)}: no {section!r} in {page}"
+
+
+def test_install_lines_never_rebuild_the_core():
+    # issue 33.5: docs/quickstart.md installed with `pip install ".[test]"` and ".[docs]",
+    # which build the whole core again (the README warns of it): an extra goes in by name
+    # once shashki is installed, or from tests/requirements.txt
+    offenders = []
+    for path in [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]:
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            command = line.split("#")[0]
+            if re.search(r"""pip install\s+["']?\.\[""", command) and "would build" not in line:
+                offenders.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert not offenders, offenders

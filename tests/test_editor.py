@@ -129,7 +129,8 @@ def test_set_and_remove_pieces():
     board.set_piece_at("c3", Piece(WHITE, king=True))
     assert board.piece_at("c3") == Piece(WHITE, True)
     board.set_piece_at("b6", None)              # None takes it off
-    board.set_piece_at(12, (BLACK, False))      # a (color, is_king) pair, an int square
+    board.set_piece_at(12, (False, False))      # a (color, is_king) pair, an int square;
+    assert board.piece_at(12) == Piece(BLACK)   # python-chess's False is Black
     assert board.fen() == ("B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,e3,g3,Kc3:"
                            "Bb4,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8")
     # a piece of the other side replaces the one there
@@ -169,7 +170,7 @@ def test_an_edit_counts_the_draw_rules_from_the_new_position():
                                                 "most 20 in international"),
     ("russian", "d4", "W", "a piece is a shashki.Piece .* not 'W'"),
     ("russian", "d4", (WHITE, 1), "not \\(shashki.WHITE, 1\\)"),
-    ("russian", "d4", (True, False), "a piece is a shashki.Piece"),
+    ("russian", "d4", (None, False), "a piece is a shashki.Piece"),
     ("russian", "d4", (2, False), "a piece is a shashki.Piece"),
     ("russian", "d4", (WHITE, False, 1), "a piece is a shashki.Piece"),
 ])
@@ -223,9 +224,12 @@ def test_the_side_to_move_is_an_edit():
     board.turn = BLACK
     assert board.turn == BLACK and board.move_stack == []
     assert board.fen().startswith("B:") and board.ply() == 0
-    board.turn = 0
+    board.turn = True                           # python-chess's WHITE
     assert board.turn is WHITE and board.ply() == 1   # (the second side's move of move 1)
-    for bad in (2, -1, True, "white", None, 0.0):
+    board.turn = 0
+    assert board.turn is BLACK
+    board.turn = WHITE
+    for bad in (2, -1, "white", None, 0.0):
         with pytest.raises(InvalidColorError, match="shashki.WHITE or shashki.BLACK"):
             board.turn = bad
     assert board.turn == WHITE

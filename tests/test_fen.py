@@ -84,7 +84,7 @@ def test_other_spellings_of_a_position_read_the_same(variant, position, data):
                 section("B", squares_of(black), kings, name)]
     if data.draw(st.booleans()):
         sections.reverse()
-    fen = ":".join(["WB"[turn]] + sections)
+    fen = ":".join(["W" if turn == WHITE else "B"] + sections)
     if data.draw(st.booleans()):
         fen += "."
     if data.draw(st.booleans()):
@@ -104,7 +104,7 @@ def test_algebraic_games_read_numeric_squares_in_english_numbering(variant, posi
     def name(square):  # each square in either notation, chosen per square
         return str(english_number(square)) if numeric.draw(st.booleans()) else algebraic(square)
 
-    fen = ":".join(["WB"[turn], section("W", squares_of(white), kings, name),
+    fen = ":".join(["W" if turn == WHITE else "B", section("W", squares_of(white), kings, name),
                     section("B", squares_of(black), kings, name)])
     assert parse_fen(fen, v)[:4] == position
     # and it writes algebraic squares

@@ -702,3 +702,25 @@ def test_the_guide_names_each_games_hub_text():
     for name, cells in rows.items():
         assert cells[1] == f"`{shashki.get_variant(name).hub_name}`" == f"`{HUB_NAMES[name]}`"
         assert start_of(name) == START[name] == hub.position_text(shashki.Board(name))
+
+
+# --- docs/hub.md's pydraughts example ------------------------------------------------------
+
+def _pages_pydraughts_example():
+    page = (Path(__file__).resolve().parent.parent / "docs" / "hub.md").read_text()
+    after = page.split("With pydraughts, `HubEngine` needs a program", 1)[1]
+    return after.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_pages_pydraughts_example_names_no_placeholder():
+    # issue 33.5: it gave HubEngine "/path/to/shashki-hub", which cannot run as written
+    example = _pages_pydraughts_example()
+    assert "/path/to" not in example and "HubEngine(" in example
+
+
+def test_the_pages_pydraughts_example_runs():
+    # as a reader would run it (tox -e hub installs pydraughts; skipped without it)
+    pydraughts()
+    namespace = {}
+    exec(compile(_pages_pydraughts_example(), "docs/hub.md", "exec"), namespace)
+    assert namespace["board"].move_stack     # the engine's move was played

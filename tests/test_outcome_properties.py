@@ -28,7 +28,8 @@ def sparse_positions(draw):
         color = WHITE if i < counts[0] else BLACK
         crowning_row = range(28, 32) if color == WHITE else range(0, 4)
         king = s in crowning_row or draw(st.integers(0, 3)) > 0
-        sides[color].append(("K" if king else "") + RUSSIAN.square_name(s))
+        # (White's list first: the pair is in FEN order, not indexed by colour)
+        sides[0 if color == WHITE else 1].append(("K" if king else "") + RUSSIAN.square_name(s))
     turn = draw(st.sampled_from("WB"))
     return shashki.Board(game, fen(game, turn, *sides), fmjd_draw_rules=flag)
 

@@ -13,18 +13,54 @@ from pdn_support import (MULTI, PDN_PIECES, VARIANTS, CountingHandle, game_tree,
                           playstrategy_name, random_games, read, replay, same_game, texts)
 
 
-# --- variations kept (variations=True) -----------------------------------------------------------
+# --- variations kept (the default, variations=True) -----------------------------------------------------------
 
 ANNOTATED = ('[GameType "25"]\n\n'
              "1. c3-d4 (1. e3-f4 f6-g5 (1... b6-a5 2. f4-e5) 2. f4-e5) f6-g5 "
              "(1... b6-a5 2. d4-c5) (1... d6-e5) 2. g3-h4 *")
 
 
-def test_variations_are_skipped_by_default():
+def test_variations_are_kept_by_default_as_chess_pgn_keeps_them():
+    # issue 33.3: read_game skipped them unless told variations=True; chess.pgn keeps them
     game = read(ANNOTATED)
+    assert texts(game) == ["c3-d4", "f6-g5", "g3-h4"]
+    assert [len(v) for v in game.variations] == [1, 2, 0]
+    assert str(game) == str(read(ANNOTATED, variations=True))
+    assert [len(v) for v in next(read_games(io.StringIO(ANNOTATED))).variations] == [1, 2, 0]
+
+
+def test_variations_are_skipped_when_asked():
+    game = read(ANNOTATED, variations=False)
     assert texts(game) == ["c3-d4", "f6-g5", "g3-h4"]
     assert game.variations == [[], [], []]
     assert str(game) == str(read('[GameType "25"]\n\n1. c3-d4 f6-g5 2. g3-h4 *'))
+
+
+def test_every_node_has_its_board():
+    # issue 33.3: game.end() was a node with no .board(); python-chess's nodes all have one
+    game = read(ANNOTATED)
+    assert game.end().board() == game.board() and game.end().board().move_stack == \
+        list(game.moves)
+    assert game.root.board() == game.board(0)
+    for ply, node in enumerate(game.mainline(), 1):
+        assert node.board() == game.board(ply)
+    # a variation's nodes: the line's moves played from the position before the move it
+    # replaces (1... b6-a5 2. d4-c5 replaces f6-g5)
+    line = game.mainline()[1].variations[0]
+    assert [str(m) for m in line.next.board().move_stack] == ["c3-d4", "b6-a5", "d4-c5"]
+    nested = game.mainline()[0].variations[0].next.variations[0]
+    assert [str(m) for m in nested.board().move_stack] == ["e3-f4", "b6-a5"]
+    # a board is a new one each time: changing it leaves the game as it was
+    board = game.end().board()
+    board.pop()
+    assert game.end().board() == game.board()
+    # a game built by hand and one from a tree have them too
+    built = Game("english")
+    built.add_move("11-15")
+    assert built.end().board() == built.board() and built.root.board() == Board("english")
+    # a node of no game has no starting position
+    with pytest.raises(ValueError, match="no game"):
+        pdn.GameNode().board()
 
 
 def test_variations_kept_and_replayed_from_the_position_before_their_move():
@@ -112,7 +148,8 @@ def test_read_games_keeps_variations_per_game():
     games = list(read_games(io.StringIO(text), variations=True))
     assert [len(g.variations[0]) for g in games] == [1, 1]
     assert [str(m) for m in games[1].variations[0][0]] == ["9-13", "22-18"]
-    assert [g.variations for g in read_games(io.StringIO(text))] == [[[], [], []], [[], []]]
+    assert [g.variations for g in read_games(io.StringIO(text), variations=False)] == \
+        [[[], [], []], [[], []]]
 
 
 def test_playstrategy_split_jumps_inside_a_variation():
@@ -165,8 +202,12 @@ def test_errors_inside_variations(movetext, problem, kept):
     assert len(game.errors) == 1 and problem in str(game.errors[0])
     kept_lines = [[str(m) for m in line] for lines in game.variations for line in lines]
     assert kept_lines == kept
-    # skipped by default, the same text reads without error, as before
-    assert read(text).errors == [] and texts(read(text)) == ["c3-d4", "f6-g5"]
+    # skipped (variations=False), the same text reads without error
+    assert read(text, variations=False).errors == []
+    assert texts(read(text, variations=False)) == ["c3-d4", "f6-g5"]
+    # kept by default, as with variations=True
+    with pytest.raises(InvalidPdnError):
+        read(text)
 
 
 def test_lenient_keeps_the_outer_line_when_a_nested_one_is_illegal():
@@ -369,8 +410,8 @@ def test_a_visitor_sees_the_game_in_file_order():
     walked = Events()
     assert game.accept(walked) == VISITED_EVENTS[:2] + ["[Result]"] + VISITED_EVENTS[2:]
     assert walked.boards == visitor.boards
-    # without variations=True, the reader skips them unseen
-    assert read(VISITED, Visitor=Events) == [
+    # with variations=False, the reader skips them unseen
+    assert read(VISITED, Visitor=Events, variations=False) == [
         "<", "[GameType]", "|", "{start}", "0:c3-d4", "$1", "{main}", "1:f6-g5", "2:g3-h4",
         "2-0", ">"]
 

@@ -187,13 +187,19 @@ def test_undo_takes_back_the_move_and_the_reply(tmp_path):
     assert not (tmp_path / "g.pdn").exists()
 
 
-def test_end_of_input_saves_the_unfinished_game(tmp_path):
-    # no --save: a new file is named on exit
+def test_nothing_is_written_without_save(tmp_path):
+    # issue 33.5: every game wrote ./shashki-<game>-<date>.pdn unasked
     code, out = run_play(["italian", "--depth", "1"], ["24-20"], tmp_path)
+    assert code == 0 and "end of input" in out
+    assert "saved" not in out and list(tmp_path.iterdir()) == []
+
+
+def test_end_of_input_saves_the_unfinished_game(tmp_path):
+    code, out = run_play(["italian", "--depth", "1", "--save", "g.pdn"], ["24-20"], tmp_path)
     assert code == 0
     assert "end of input" in out
     saved = re.search(r"^game saved to (.+)$", out, re.M).group(1)
-    assert re.fullmatch(r"\./shashki-italian-\d{8}-\d{6}\.pdn", saved)
+    assert saved == "g.pdn"
     with open(tmp_path / saved, encoding="utf-8") as handle:
         game = pdn.read_game(handle)
     assert game.result == "*" and game.headers["Termination"] == "abandoned"
@@ -225,7 +231,7 @@ def test_game_over_from_the_fen(tmp_path):
     assert code == 0
     # (a side with no piece is said to have none: issue 30.17)
     assert "result: 0-1, black (shashki) wins: white has no pieces left [no_moves]" in out
-    assert "nothing saved" in out
+    assert "saved" not in out     # (no --save: nothing is written, nor said)
 
 
 def test_session_api_plays_a_giveaway_game():
@@ -428,6 +434,14 @@ def test_match_command(tmp_path):
     with open(save, encoding="utf-8") as handle:
         games = list(pdn.read_games(handle))
     assert [g.headers["White"] for g in games] == ["depth=2", "nodes=300"]
+    # issue 33.5: the reason was cut to a column ("draw: two pieces or fewer, at least o...")
+    # and a fast engine's time printed "0.0 s": each game line ends with its whole reason,
+    # and the time is given in a unit that shows it
+    for line in lines[1:3]:
+        assert "..." not in line
+    assert "0.0 s" not in proc.stdout
+    times = re.findall(r"nodes, ([\d.]+) (ms|s),", proc.stdout)
+    assert len(times) == 2 and all(float(t) > 0 for t, _ in times)
     bad = subprocess.run([sys.executable, "-m", "shashki", "match", "depth=2", "depth=1",
                           "--games", "3"], capture_output=True, text=True, env=ENV)
     assert bad.returncode == 2 and "even" in bad.stderr
@@ -555,3 +569,16 @@ def test_egdb_info_of_an_empty_folder_says_so(tmp_path):
     out = io.StringIO()
     assert main(["egdb", "info", "--dir", str(tmp_path)], out) == 0
     assert "none (build them with: shashki egdb build VARIANT PIECES" in out.getvalue()
+
+
+def test_the_opening_help_gives_codes_valid_in_the_games_it_names():
+    # issue 33.5: the help showed I-1, a russian code (`play english --opening I-1` failed);
+    # every example must open in each game it is shown for
+    out = subprocess.run([sys.executable, "-m", "shashki", "play", "--help"],
+                         capture_output=True, text=True, env=ENV, check=True).stdout
+    text = " ".join(out.split())
+    examples = re.findall(r"(\S+) \(((?:[a-z]+(?:, )?)+)\)", text.split("--opening", 1)[1])
+    assert {code for code, _ in examples} >= {"I-1", "1", "01"}
+    for code, games in examples:
+        for game in games.split(", "):
+            shashki.Board.from_opening(game, code)     # (raises for a code the game lacks)

@@ -238,6 +238,22 @@ def test_a_crafted_position_pickle_raises_as_from_masks():
         Position.from_masks(variant, 1, 1 << 31, 0, WHITE)
 
 
+def test_pickles_name_the_side_and_read_the_old_numbering():
+    # issue 31.5: the colours' values changed (WHITE 0 -> 1, python-chess's True); a pickle
+    # names the side, and one made before (an int, White 0) still reads as the same side
+    from shashki._core.position import _position, _position_of
+    variant = shashki.get_variant("russian")
+    for position in (Position("russian"), Position("russian").apply("c3-d4")):
+        rebuild, args = position.__reduce__()
+        assert rebuild is _position_of and args[4] == position.turn.name
+        assert pickle.loads(pickle.dumps(position)).turn is position.turn
+    assert _position(variant, 1, 1 << 31, 0, 1, None).turn is BLACK    # (1 was Black)
+    assert _position(variant, 1, 1 << 31, 0, 0, None).turn is WHITE
+    for side in ("white", 1, None, "WHITE "):
+        with pytest.raises(InvalidFenError, match="side to move"):
+            _position_of(variant, 1, 1 << 31, 0, side, None)
+
+
 def test_a_crafted_move_pickle_raises():
     # issue 30.2b: destination 1,000,000 made str() read past the square names (40 printed
     # "a1-getattr")
@@ -278,13 +294,17 @@ def test_from_masks_types_are_checked_as_the_masks_are():
     # issue 30.19: turn=1.0 was accepted and True refused; king_runs="ab" gave "not enough
     # values to unpack"
     from shashki.errors import InvalidKingRunsError
-    for turn in (1.0, True, False, "1", None, 2):
+    for turn in (1.0, "1", None, 2, -1):
         with pytest.raises(InvalidFenError, match="side to move"):
             Position.from_masks("russian", 1, 1 << 31, 0, turn)
+    # issue 31.5: as in python-chess, True is White and False Black (WHITE == True)
+    assert Position.from_masks("russian", 1, 1 << 31, 0, True).turn is WHITE
+    assert Position.from_masks("russian", 1, 1 << 31, 0, False).turn is BLACK
     for runs in ("ab", 5, ((None, 0),), ((None, 0), None), ((1, 2, 3), (None, 0))):
         with pytest.raises(InvalidKingRunsError, match="two"):
             Position.from_masks("frisian", 1, 1 << 49, 1, WHITE, runs)
-    assert Position.from_masks("russian", 1, 1 << 31, 0, 1).turn is BLACK
+    assert Position.from_masks("russian", 1, 1 << 31, 0, 1).turn is WHITE
+    assert Position.from_masks("russian", 1, 1 << 31, 0, 0).turn is BLACK
     assert Position.from_masks("russian", 1, 1 << 31, 0, BLACK, ((None, 0), (None, 0)))
 
 
@@ -296,3 +316,65 @@ def test_count_takes_whole_depths_as_perft():
     for depth in (1.5, -1, "2", None, 65):
         with pytest.raises(PerftError):
             start.count(depth)
+
+
+# --- issue 31.5: python-chess habits ---------------------------------------------------------
+
+def test_the_classes_have_signatures():
+    # help() and inspect.signature showed no constructor for the compiled classes: their
+    # docstrings carry one (the "--" line), which must stay the constructor's
+    import inspect
+    from shashki.pdn import Game
+    assert str(inspect.signature(Position)) == "(variant=None, fen=None)"
+    assert list(inspect.signature(Move).parameters) == [
+        "origin", "destination", "captured", "path", "routes", "promotion", "text"]
+    assert list(inspect.signature(Board).parameters) == ["variant", "fen", "fmjd_draw_rules"]
+    assert list(inspect.signature(Game).parameters) == ["variant", "fen", "headers"]
+    # the signature is the one the constructor takes: every parameter by keyword
+    assert Position(variant="russian", fen=None) == Position()
+    assert Move(origin=9, destination=13, captured=(), path=None, routes=1, promotion=False,
+                text=None) == Move(9, 13)
+    # and the signature lines do not show in the docstring
+    assert not Position.__doc__.startswith("Position(") and "--" not in Position.__doc__[:3]
+    assert Move.__doc__.startswith("A legal move")
+
+
+def test_positions_compare_by_value_and_have_no_order():
+    # the docs called Positions "comparable" while `<` raised; they compare by value (docs/api/
+    # position.md says so, and its example shows both)
+    start = Position("russian")
+    assert start == Position("russian") and start != start.apply("c3-d4")
+    assert start != Position("giveaway")      # the same pieces, another game
+    with pytest.raises(TypeError):
+        start < start.apply("c3-d4")
+
+
+@pytest.mark.parametrize("text", ["c3-d4", "c3xd4", "c3:d4", "C3-D4", " c3-d4 ", "c3-d4!",
+                                  "cd4", "c3-e5", "c3-d5", "c3-d4-e5", "z9-d4", "c3-", "-d4",
+                                  "c33-d4", "3-d4", "c3–d4", "22-18", "a1-b2"])
+def test_move_text_reads_the_same_on_the_fast_path(text):
+    # apply/push/parse_move read the game's own two-square form in C (Placement.find_text)
+    # and leave the rest to shashki.notation: the answer, or the error, must be notation's
+    from shashki.notation import parse_move
+    for position in (Position("russian"), Position("russian", "W:Wc3:Bd4,f6")):
+        try:
+            want = parse_move(position, text)
+        except ValueError as error:
+            for call in (position.apply, position.parse_move, Board.from_position(position).push):
+                with pytest.raises(type(error)):
+                    call(text)
+            continue
+        assert position.parse_move(text) == want
+        assert position.apply(text) == position.apply(want)
+        board = Board.from_position(position)
+        assert board.push(text) == want and board.position == position.apply(want)
+
+
+def test_numeric_move_text_reads_the_same_on_the_fast_path():
+    for game in ("international", "english", "frisian", "turkish", "italian", "czech"):
+        position = Position(game)
+        for _ in range(8):
+            for move in position.legal_moves:
+                assert position.apply(str(move)) == position.apply(move)
+                assert position.parse_move(str(move)) == move
+            position = position.apply(position.legal_moves[-1])

@@ -67,14 +67,14 @@ def test_moves_keep_the_invariants(board):
         board.variant.promotion_row(shashki.BLACK) & black & ~kings
     assert promo_rows == (0, 0), "a man stands on its own promotion row"
     for move in board.legal_moves:
-        own = (white, black)[mover]
-        enemy = (black, white)[mover]
+        # (by name: the colours' values are python-chess's, WHITE 1)
+        own, enemy = (white, black) if mover == shashki.WHITE else (black, white)
         assert own >> move.origin & 1
         assert move.destination == move.origin or not (white | black) >> move.destination & 1
         assert move.captured_mask & ~enemy == 0
         assert len(move.path) == max(1, len(move.captured)) + 1
         board.push(move)
-        assert _pieces((board.white, board.black)[1 - mover]) == \
+        assert _pieces(board.black if mover == shashki.WHITE else board.white) == \
             _pieces(enemy) - len(move.captured)
         assert board.turn != mover
         board.pop()
@@ -99,13 +99,14 @@ def test_material_changes_only_as_each_move_says(board):
     replay = shashki.Board(board.variant.name)
     for move in board.move_stack:
         mover = replay.turn
-        own, enemy = (replay.white, replay.black)[mover], (replay.black, replay.white)[mover]
+        own, enemy = ((replay.white, replay.black) if mover == shashki.WHITE
+                      else (replay.black, replay.white))
         kings = replay.kings
         was_king = bool(kings >> move.origin & 1)
         assert not (move.promotion and was_king)
         replay.push(move)
-        own_after = (replay.white, replay.black)[mover]
-        enemy_after = (replay.black, replay.white)[mover]
+        own_after, enemy_after = ((replay.white, replay.black) if mover == shashki.WHITE
+                                  else (replay.black, replay.white))
         assert own_after == own & ~(1 << move.origin) | 1 << move.destination
         assert enemy_after == enemy & ~move.captured_mask
         assert _pieces(enemy) - _pieces(enemy_after) == len(set(move.captured))

@@ -29,7 +29,9 @@ def compare(position):
     board = shashki.Board("turkish", fen)
     assert board.fen().split(":")[0] == fen.split(":")[0]
     for coord, piece in position.board.items():
-        assert board.piece_at(square_of(coord)) == (piece.color, piece.king), fen
+        # (the reference's sides are White 0, Black 1; shashki's WHITE is 1, as True)
+        side = shashki.WHITE if piece.color == WHITE else shashki.BLACK
+        assert board.piece_at(square_of(coord)) == (side, piece.king), fen
     want = {(o, d, _mask(t)): v for (o, d, t), v in position.moves().items()}
     got = {(m.origin, m.destination, m.captured_mask): (m.routes, m.promotion)
            for m in board.legal_moves}
@@ -155,4 +157,4 @@ def test_rule_book_shapes(fen):
 
 def test_squares_are_shashkis():
     assert on_board(7, 7) and square_of((7, 7)) == 63 and coord_of(8) == (0, 1)
-    assert shashki.Board("turkish", "W:Wa2:Bh8").piece_at(square_of((7, 7))) == (BLACK, False)
+    assert shashki.Board("turkish", "W:Wa2:Bh8").piece_at(square_of((7, 7))) == (shashki.BLACK, False)

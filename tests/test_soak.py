@@ -82,14 +82,15 @@ def _play(variant_name, index):
 
         move = rng.choice(moves)
         mover = board.turn
-        own = (board.white, board.black)[mover]
-        enemy = (board.black, board.white)[mover]
+        # (by name: the colours' values are python-chess's, WHITE 1)
+        own, enemy = ((board.white, board.black) if mover == shashki.WHITE
+                      else (board.black, board.white))
         kings = board.kings
         was_king = bool(kings >> move.origin & 1)
         assert not (move.promotion and was_king)
         board.push(move)
-        own_after = (board.white, board.black)[mover]
-        enemy_after = (board.black, board.white)[mover]
+        own_after, enemy_after = ((board.white, board.black) if mover == shashki.WHITE
+                                  else (board.black, board.white))
         assert _count(own_after) == _count(own)
         assert own_after >> move.destination & 1
         assert enemy_after == enemy & ~move.captured_mask
@@ -97,7 +98,7 @@ def _play(variant_name, index):
             move.captured_mask)
         assert _count(own_after & board.kings) == _count(own & kings) + move.promotion
         assert bool(board.kings >> move.destination & 1) == (was_king or move.promotion)
-        assert board.turn == 1 - mover
+        assert board.turn is mover.other
         _check_position(board)
         if len(board.move_stack) % FEN_EVERY == 0:
             again = shashki.Board(variant_name, board.fen())

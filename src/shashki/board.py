@@ -41,7 +41,7 @@ class Board(BoardCore):
     >>> len(board.legal_moves)
     7
     >>> board.push("c3-d4")
-    Move('c3-d4')
+    <Move c3-d4>
     >>> board.fen()
     'B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,e3,g3,d4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8'
 
@@ -225,7 +225,7 @@ class Board(BoardCore):
         >>> board.move_to_action(board.parse_move("c3-d4"))
         301
         >>> board.action_to_move(301)
-        Move('c3-d4')
+        <Move c3-d4>
         """
         return int(_actions.move_to_action(self, move, perspective))
 
@@ -299,11 +299,11 @@ class Board(BoardCore):
 
 def _piece(piece: object) -> Tuple[Color, bool]:
     """(color, king) of a piece for set_piece_at: a Piece, or a (color, is_king) pair with
-    color shashki.WHITE or BLACK (0 or 1) and is_king True or False; InvalidPieceError else."""
+    color shashki.WHITE or BLACK (1 or 0, True or False as python-chess's) and is_king True or
+    False; InvalidPieceError else."""
     if isinstance(piece, tuple) and len(piece) == 2:
         color, king = piece
-        if not isinstance(color, bool) and isinstance(color, int) and color in (WHITE, BLACK) \
-                and isinstance(king, bool):
+        if isinstance(color, int) and color in (WHITE, BLACK) and isinstance(king, bool):
             return Color(color), king
     raise InvalidPieceError(f"a piece is a shashki.Piece (a colour and whether it is a king), "
                             f"e.g. Piece(WHITE, king=True), or None for none; not "

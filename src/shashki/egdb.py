@@ -70,6 +70,7 @@ from ._core import egdb_build
 from ._core.egdb import EgdbTables
 from ._core.position import kernel_of
 from .board import Board
+from .colors import WHITE
 from .errors import ShashkiError
 from .fen import write_fen
 from .variants import Variant, get_variant
@@ -444,7 +445,7 @@ class Tables:
 
     def _signature(self, board: Board) -> Signature:
         white, black, kings = board.white, board.black, board.kings
-        if board.turn != 0:
+        if board.turn != WHITE:
             white, black = black, white
         return (bin(white & ~kings).count("1"), bin(white & kings).count("1"),
                 bin(black & ~kings).count("1"), bin(black & kings).count("1"))

@@ -171,7 +171,8 @@ def _parse_runs(section: str, text: str, variant: Variant, white: int, black: in
             raise InvalidKingRunsError(
                 f"{name} has only kings in FEN {quote(text)}, so its kings' moves are not "
                 f"counted; write '+0' for {name}")
-        runs[color] = (square, count)
+        # (the pair is White's, then Black's: not indexed by colour, as masks are not)
+        runs[0 if color == WHITE else 1] = (square, count)
     return runs[0], runs[1]
 
 
@@ -328,9 +329,9 @@ def check_position(variant: Variant, white: object, black: object, kings: object
             raise InvalidFenError(f"the {name} mask must be an int of {squares} bits (bit s "
                                   f"for square s), not {short(repr(mask), 40)}")
     assert isinstance(white, int) and isinstance(black, int) and isinstance(kings, int)
-    # (an int 0 or 1, or shashki.WHITE / BLACK; not a bool or a float, as the masks: 1.0 was
-    # taken and True refused, issue 30.19)
-    if isinstance(turn, bool) or not isinstance(turn, int) or turn not in (WHITE, BLACK):
+    # (shashki.WHITE / BLACK, an int 1 or 0, or as in python-chess True for White and False
+    # for Black; not a float, as the masks: 1.0 was taken, issue 30.19)
+    if not isinstance(turn, int) or turn not in (WHITE, BLACK):
         raise InvalidFenError(f"the side to move is shashki.WHITE or shashki.BLACK, not "
                               f"{short(repr(turn), 40)}")
     if white & black:
@@ -348,7 +349,8 @@ def check_position(variant: Variant, white: object, black: object, kings: object
     limit = variant.king_move_limit
     if not limit:
         raise InvalidKingRunsError(f"{variant.name} does not count its kings' runs")
-    for side, run in enumerate(runs):
+    # (White's run first, then Black's: the order of the pair, not the colours' values)
+    for side, run in zip((WHITE, BLACK), runs):
         name = COLOR_NAMES[side]
         at, count = run
         if count == 0 and not isinstance(count, bool):

@@ -129,7 +129,8 @@ class Geometry:
                 (2 * w + 1, 0), (1, last), (-1, first), (-(2 * w + 1), 0)]
 
     def men_directions(self, color: int) -> int:
-        """The directions (bit d) a man of `color` (0 White, 1 Black) moves in: forward
+        """The directions (bit d) a man of `color` moves in, the side as the compiled core
+        numbers it (0 White, 1 Black: the kernels' constants; not shashki.Color's values): forward
         diagonally on a dark-square board; straight forward or sideways on a full board."""
         if self.dark_squares:
             return 0b0011 if color == 0 else 0b1100

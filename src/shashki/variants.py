@@ -20,7 +20,8 @@ from .colors import BLACK as BLACK, WHITE as WHITE, Color
 from .errors import InvalidSquareError, InvalidVariantError
 from .geometry import EIGHT, FULL_EIGHT, TEN, Geometry
 
-COLOR_NAMES: Tuple[str, str] = ("white", "black")
+#: the name of each side, indexed by colour (shashki.BLACK is 0, WHITE 1)
+COLOR_NAMES: Tuple[str, str] = ("black", "white")
 #: actions beyond the (origin, destination) pairs: a position has at most 512 legal moves (the
 #: kernels' MAXMOVES), so at most 511 captures share their two squares with another one
 ALTERNATE_ACTIONS = 511

@@ -160,7 +160,7 @@ cdef class BoardCore(Placement):
         """Set the position `p` of the board's game: the history is cleared and the draw
         counters count from here (see _reset for `root_ply`)."""
         self.root_ply = root_ply if root_ply >= 0 else \
-            int(p.turn != self.notation.variant.first_to_move)
+            int(COLORS[p.turn] != self.notation.variant.first_to_move)
         self.pos = p[0]
         draws_start(&self.draws, &self.pos, &self.draw_rules)
         self.nhist = 0
@@ -185,20 +185,22 @@ cdef class BoardCore(Placement):
         """The side to move: shashki.WHITE or shashki.BLACK.  Setting it is an edit of the
         position (python-chess's ``board.turn = ...``): the move stack is cleared, and the
         draw counters count from here (see Board.set_piece_at); setting the side already to
-        move changes nothing.  InvalidColorError for anything but shashki.WHITE or BLACK (0
-        or 1)."""
+        move changes nothing.  InvalidColorError for anything but shashki.WHITE or BLACK (1
+        and 0, True and False as python-chess's)."""
         return COLORS[self.pos.turn]
 
     @turn.setter
     def turn(self, color):
         cdef Pos p
-        if isinstance(color, bool) or not isinstance(color, int) or color not in (WHITE, BLACK):
+        cdef int turn
+        if not isinstance(color, int) or color not in (Color.WHITE, Color.BLACK):
             raise InvalidColorError(f"the side to move is shashki.WHITE or shashki.BLACK, not "
                                     f"{repr(color)[:40]}")
-        if color == self.pos.turn:
+        turn = WHITE if color == Color.WHITE else BLACK      # the core's numbering
+        if turn == self.pos.turn:
             return
         p = self.pos
-        p.turn = color
+        p.turn = turn
         # (a king's run belongs to the game's record, which no longer leads here)
         p.run = RUN_ON if self.ops.king_limit else 0
         self.restart(&p, -1)
@@ -254,6 +256,11 @@ cdef class BoardCore(Placement):
         cdef Move m
         cdef int i
         if isinstance(move, str):
+            i = self.find_text(move)
+            if i >= 0:          # (the common text, read in C: Placement.find_text)
+                m = self.make(i)
+                self.push_index(i, m)
+                return m
             move = parse_move(self, move)
         elif not isinstance(move, Move):
             raise InvalidMoveError(f"push takes a Move or move text, not {type(move).__name__}")

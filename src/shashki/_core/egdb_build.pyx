@@ -22,6 +22,7 @@ from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move, MoveList, KernelOp
 from .draws cimport DrawState, configurations
 from .egdb cimport *
 
+from .position cimport color_of
 from .position import _trusted_position
 
 
@@ -475,4 +476,6 @@ def position(EgdbTables tables not None, int wm, int wk, int bm, int bk, u64 i):
     h.nwk = wk
     h.nbk = bk
     decode(db, &h, i - mi * kings, &q)
-    return _trusted_position(tables.variant, q.wm | q.wk, q.bm | q.bk, q.wk | q.bk, WHITE, None)
+    # (WHITE here is the core's number: the Position takes shashki's colour)
+    return _trusted_position(tables.variant, q.wm | q.wk, q.bm | q.bk, q.wk | q.bk,
+                             color_of(WHITE), None)

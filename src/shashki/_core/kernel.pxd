@@ -33,6 +33,9 @@ from libc.stdint cimport uint64_t, uint32_t, uint8_t, int32_t
 ctypedef uint64_t u64
 
 cdef enum:
+    # the sides as the core numbers them (the index of Pos.pieces); shashki.Color has
+    # python-chess's values instead (WHITE 1, BLACK 0): color_value converts for the arrays
+    # handed to Python, position.pyx's COLORS and Kernel.set_position for the objects
     WHITE = 0
     BLACK = 1
     # Distinct moves of one position.  Quiet moves are at most 20 kings x 17 squares on 10x10;
@@ -43,6 +46,11 @@ cdef enum:
 # how a man that reaches the far row in the middle of a capture goes on: PROMO_KING (crowned
 # at once, goes on as a king: russian), PROMO_MAN (goes on as a man, crowned only if the move
 # ends there: brazilian), PROMO_STOP (the move ends and the man is crowned: english)
+
+cdef inline int color_value(int turn) noexcept nogil:
+    # the int of shashki.Color for the core's side `turn` (WHITE 0 -> 1, BLACK 1 -> 0), for
+    # an array a Python caller reads as colours (VectorEnv.turns, the playouts' records)
+    return turn ^ 1
 
 ctypedef struct Pos:
     # A position, as every kernel reads it (shashki.Position is its Python value)

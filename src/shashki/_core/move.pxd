@@ -2,6 +2,12 @@ from libc.stdint cimport uint8_t, int64_t
 from .kernel cimport u64, Pos, Move as KMove, Route, KernelOps, MAXPATH
 
 
+# name keys: a square's name as a small int, so that move text is read without making strings
+# (see name_key in move.pyx): a number 1-127 is itself, a letter and rank 128 + 32 * file + rank
+cdef enum:
+    NAME_KEYS = 640
+
+
 cdef class Notation:
     cdef readonly tuple names           # square -> its name in the game's notation
     cdef readonly str capture_sep
@@ -10,6 +16,7 @@ cdef class Notation:
     cdef int nsquares
     cdef int order[64]                  # the squares in the order a FEN lists them
     cdef int number[64]                 # square -> its number (numeric games)
+    cdef signed char by_key[NAME_KEYS]  # name_key of a square's name -> the square (-1: none)
 
 
 cdef class Move:
@@ -44,3 +51,4 @@ cdef int table_generate(MoveTable *t, const KernelOps *ops, const Pos *p) except
 cdef void table_free(MoveTable *t) noexcept
 cdef Move table_move(const MoveTable *t, int i, const int *square, Notation notation)
 cdef int table_find(const MoveTable *t, Move m, const int *bit, int squares) noexcept
+cdef int text_squares(Notation nt, str text, int *origin, int *destination) except -2

@@ -25,7 +25,7 @@ from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
 
-from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList, ctz,
+from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList, ctz, color_value,
                       pext, fast_pdep)
 from .position cimport Kernel, Position, new_position
 from .board cimport BoardCore
@@ -68,7 +68,7 @@ cdef class Playouts:
     - `terminations` (uint8): why the game ended, a code of `termination(i)` (0: cut short);
     - with ``positions=True``, `positions` (uint64, shape (plies, 4)): the position before each
       ply of every game, in game order, as the square masks of White's pieces, Black's pieces
-      and the kings, and the side to move (0 White, 1 Black); game i's plies are rows
+      and the kings, and the side to move (int(shashki.WHITE), 1, or BLACK, 0); game i's plies are rows
       ``offsets[i]`` to ``offsets[i + 1] - 1``;
     - with ``actions=True``, `actions` (int32, one per ply): the action number
       (Board.move_to_action) of the move played at each of those plies.
@@ -289,7 +289,7 @@ cdef void record_ply(const Config *cf, Chunk *ch, const Pos *p, const MoveList *
         out[0] = squares_of(cf, p.pieces[WHITE])
         out[1] = squares_of(cf, p.pieces[BLACK])
         out[2] = squares_of(cf, p.kings)
-        out[3] = p.turn
+        out[3] = color_value(p.turn)     # (as shashki.Color: WHITE 1)
     if cf.record_actions:
         if choice >= 0 and m.ncapt:
             # a capture of the list: its action depends on the other captures (actions.pyx).  A

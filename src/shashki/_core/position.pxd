@@ -28,6 +28,7 @@ cdef class Placement:
     cdef object piece_on(self, int s)
     cdef Move make(self, int i)
     cdef int find(self, Move m) except -2
+    cdef int find_text(self, str text) except -2
     cdef int legal_index(self, Move m) except -1
 
 
@@ -40,3 +41,5 @@ cdef class Position(Placement):
 cdef Position new_position(Kernel kernel, Notation notation, const Pos *p)
 cdef str fen_of(Kernel kernel, Notation nt, const Pos *p)
 cdef bint same_pos(const Pos *a, const Pos *b) noexcept
+# shashki.WHITE or BLACK for the core's number of a side (kernel.pxd: WHITE 0)
+cdef object color_of(int turn)

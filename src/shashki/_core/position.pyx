@@ -21,7 +21,8 @@ from libc.stdint cimport uint8_t
 from libc.string cimport memset
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, Route, MoveList,
                       KernelOps, ctz, popcount, make_move, scatter, RUN_ON)
-from .move cimport Move, Notation, MoveTable, table_generate, table_free, table_move, table_find
+from .move cimport (Move, Notation, MoveTable, table_generate, table_free, table_move, table_find,
+                   text_squares)
 from .perft cimport PerftTable
 from .kernel cimport PerftTable as Table
 
@@ -29,7 +30,7 @@ import importlib
 import threading
 
 from ..colors import Color
-from ..errors import IllegalMoveError, InvalidMoveError, InvalidSquareError
+from ..errors import IllegalMoveError, InvalidFenError, InvalidMoveError, InvalidSquareError
 from ..fen import check_position, parse_fen
 from ..notation import illegal_move_error, parse_move
 from ..outcome import Outcome, Termination
@@ -38,10 +39,18 @@ from ..status import position_status
 from ..variants import DEFAULT, get_variant
 from .move import notation_of
 
+# The core's side numbers (kernel.pxd: WHITE 0, BLACK 1) as shashki.Color, which is
+# python-chess's (WHITE 1 and true, BLACK 0): indexed by a C `turn`, the one conversion from the
+# core out; Kernel.set_position is the one conversion in.
 cdef tuple COLORS = (Color.WHITE, Color.BLACK)
 #: the four pieces, made once (piece_at and piece_map make no object): index 2 * color + king
 cdef tuple PIECES = (Piece(Color.WHITE, False), Piece(Color.WHITE, True),
                      Piece(Color.BLACK, False), Piece(Color.BLACK, True))
+
+
+cdef object color_of(int turn):
+    # (for the other modules of the core, which cimport it)
+    return COLORS[turn]
 
 
 # --- the compiled kernels -------------------------------------------------------------------------
@@ -78,9 +87,10 @@ cdef class Kernel:
 
     cdef int set_position(self, Pos *p, object white, object black, object kings,
                           object turn, object king_runs) except -1:
-        """`p` from square masks, the side to move and the kings' runs (None, or (square,
-        count) of White's and of Black's, as Position.king_runs gives them); the checks that
-        keep the C structures sound (shashki.fen checks the rules of the game)."""
+        """`p` from square masks, the side to move (shashki.WHITE or BLACK, or the int or bool
+        of one: WHITE is 1 and True) and the kings' runs (None, or (square, count) of White's
+        and of Black's, as Position.king_runs gives them); the checks that keep the C
+        structures sound (shashki.fen checks the rules of the game)."""
         cdef unsigned long long w, b, k
         cdef int c
         if not (isinstance(white, int) and isinstance(black, int) and isinstance(kings, int)):
@@ -94,12 +104,13 @@ cdef class Kernel:
             raise ValueError("a square holds both a white and a black piece")
         if k & ~(w | b):
             raise ValueError("a king mask bit is set on an empty square")
-        if turn not in (WHITE, BLACK):
-            raise ValueError("turn must be 0 (white) or 1 (black)")
+        if not isinstance(turn, int) or turn not in (Color.WHITE, Color.BLACK):
+            raise ValueError("turn must be shashki.WHITE (1) or shashki.BLACK (0)")
         p.pieces[0] = self.to_ghost(w)
         p.pieces[1] = self.to_ghost(b)
         p.kings = self.to_ghost(k)
-        p.turn = turn
+        # the side to move as the core numbers it (COLORS is the way back)
+        p.turn = WHITE if turn == Color.WHITE else BLACK
         # a game that limits a king's moves in a row counts them in every position
         p.run = RUN_ON if self.ops.king_limit else 0
         if king_runs is not None:
@@ -268,7 +279,9 @@ cdef class Placement:
     def king_runs(self):
         """The kings' runs (frisian: a side that also has men may make at most three quiet
         moves in a row with the same king): for White and for Black, (square, count) of the
-        king that side has moved in its last `count` moves without a capture, or (None, 0)."""
+        king that side has moved in its last `count` moves without a capture, or (None, 0).
+        The pair is in that order, White's first: it is not indexed by colour (shashki.WHITE
+        is 1), as `masks` is not."""
         return self.kernel.runs_of(&self.pos)
 
     cpdef int _square(self, object square) except -1:
@@ -348,6 +361,27 @@ cdef class Placement:
             return -1
         return table_find(&self.table, m, self.kernel.bit, self.kernel.squares)
 
+    cdef int find_text(self, str text) except -2:
+        """The index of the legal move that `text` names when it is written as the game
+        writes a move of two squares and exactly one legal move fits (move.text_squares);
+        -1 for anything else, which shashki.notation.parse_move reads, or refuses saying
+        why: the same move, only sooner."""
+        cdef int origin, destination, frm, to, i, found = -1
+        cdef int sep = text_squares(self.notation, text, &origin, &destination)
+        if sep < 0:
+            return -1
+        self.generate()
+        frm = self.kernel.bit[origin]
+        to = self.kernel.bit[destination]
+        for i in range(self.table.n):
+            if self.table.moves[i].frm == frm and self.table.moves[i].to == to:
+                if found >= 0:
+                    return -1   # several moves join the two squares: notation decides
+                found = i
+        if found >= 0 and sep and not self.table.moves[found].ncapt:
+            return -1           # a quiet move written as a capture: refused there
+        return found
+
     cdef int legal_index(self, Move m) except -1:
         """The index of `m` among the legal moves; IllegalMoveError, saying why, if it is not
         one of them (a move of another game included)."""
@@ -406,6 +440,11 @@ cdef class Placement:
         (a man from the c-file to d4).  Raises InvalidMoveError for text that is not a move,
         IllegalMoveError when no legal move fits, AmbiguousMoveError when several do.
         """
+        cdef int i
+        if isinstance(text, str):
+            i = self.find_text(text)
+            if i >= 0:
+                return self.make(i)
         return parse_move(self, text)
 
     def is_legal(self, move):
@@ -421,7 +460,13 @@ cdef class Placement:
 
 @cython.freelist(64)
 cdef class Position(Placement):
-    """A draughts position of one game (`variant`): the pieces, the side to move, and in
+    # The first line and "--" (at the start of its line) are the constructor's signature for
+    # inspect.signature and help(), which cannot read a compiled __init__ (issue 31.5); Python
+    # drops them from __doc__, and tests/test_position.py checks them against __init__.
+    """Position(variant=None, fen=None)
+--
+
+A draughts position of one game (`variant`): the pieces, the side to move, and in
     frisian the kings' runs.  Immutable, hashable and picklable.
 
     >>> import shashki
@@ -476,7 +521,11 @@ cdef class Position(Placement):
         position is unchanged.  IllegalMoveError (a ValueError) for a move that is not legal
         here (a move of another game included), InvalidMoveError for text that is not a
         move."""
+        cdef int i
         if isinstance(move, str):
+            i = self.find_text(move)
+            if i >= 0:
+                return self.child(i)
             move = parse_move(self, move)
         elif not isinstance(move, Move):
             raise InvalidMoveError(f"apply takes a Move or move text, not "
@@ -607,7 +656,9 @@ cdef class Position(Placement):
 
     def __reduce__(self):
         w, b, k, turn = self.masks
-        return (_position, (self.notation.variant, w, b, k, int(turn), self.king_runs))
+        # the side by name: a pickle does not depend on the colours' int values (which were
+        # White 0 before 0.3; those pickles name _position, which reads them so)
+        return (_position_of, (self.notation.variant, w, b, k, turn.name, self.king_runs))
 
     def __copy__(self):
         return self         # immutable
@@ -628,13 +679,26 @@ cdef class Position(Placement):
         return svg.board(self)
 
 
-def _position(variant, white, black, kings, turn, king_runs):
-    """A Position of the game from masks, checked as from_masks checks them (unpickling:
-    pickles name this function, and a pickle may be crafted).  InvalidFenError (a ValueError)
-    if they are not a position of the game, InvalidVariantError for an unknown game."""
+def _position_of(variant, white, black, kings, side, king_runs):
+    """A Position of the game from masks and the side to move's name ("WHITE" or "BLACK"),
+    checked as from_masks checks them (unpickling: pickles name this function, and a pickle
+    may be crafted).  InvalidFenError (a ValueError) if they are not a position of the game,
+    InvalidVariantError for an unknown game."""
+    if side not in ("WHITE", "BLACK"):
+        raise InvalidFenError(f"the side to move is 'WHITE' or 'BLACK', not {side!r}")
+    turn = Color[side]
     chosen = get_variant(variant)
     runs = check_position(chosen, white, black, kings, turn, king_runs)
-    return _trusted_position(chosen, white, black, kings, int(turn), runs)
+    return _trusted_position(chosen, white, black, kings, turn, runs)
+
+
+def _position(variant, white, black, kings, turn, king_runs):
+    """The Position of a pickle made before 0.3, whose side to move is an int with White 0 and
+    Black 1 (the colours' values then), checked as _position_of checks."""
+    if type(turn) is not int or turn not in (0, 1):
+        raise InvalidFenError(f"the side to move is 0 (White) or 1 (Black), not {turn!r}")
+    return _position_of(variant, white, black, kings, "WHITE" if turn == 0 else "BLACK",
+                        king_runs)
 
 
 def _trusted_position(variant, white, black, kings, turn, king_runs):

@@ -27,10 +27,10 @@ from cpython.mem cimport PyMem_RawMalloc, PyMem_RawFree
 from libc.stdint cimport int32_t, int64_t, uint8_t
 from libc.string cimport memcpy, memset
 
-from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList, KernelOps, ctz,
+from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList, KernelOps, ctz, color_value,
                       popcount, make_move, random_below, prefetch)
 from .board cimport BoardCore
-from .position cimport Kernel
+from .position cimport Kernel, color_of
 from .draws cimport (DrawRules, DrawState, draws_after, draw_rule, third_time,
                      repetition_ahead, occurrences)
 from .enums cimport T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KING_CROWNED
@@ -379,7 +379,7 @@ cdef int start_env(const Shared *sh, Env *e, Py_ssize_t i, MoveList *ml) noexcep
     else:
         write_obs(sh, e, obs_row(sh, sh.obs[sh.page], i), &e.shown[sh.page])
     show_moves(sh, e, i)
-    sh.turns[i] = <uint8_t>e.pos.turn
+    sh.turns[i] = <uint8_t>color_value(e.pos.turn)   # (as shashki.Color: WHITE 1)
     sh.plies[i] = <int32_t>e.ply
     return 0
 
@@ -424,7 +424,7 @@ cdef int step_env(const Shared *sh, Env *e, Py_ssize_t i, int64_t action,
         return start_env(sh, e, i, ml)
     write_obs_step(sh, e, obs_row(sh, sh.obs[sh.page], i), &e.shown[sh.page])
     show_moves(sh, e, i)
-    sh.turns[i] = <uint8_t>e.pos.turn
+    sh.turns[i] = <uint8_t>color_value(e.pos.turn)   # (as shashki.Color: WHITE 1)
     sh.plies[i] = <int32_t>e.ply
     return 0
 
@@ -473,7 +473,7 @@ cdef class VectorCore:
     written: page), final_obs the same, mask (num_envs, actions)
     uint8, legal_actions (num_envs, MAX_LEGAL) int32 (-1 after the legal ones), legal_counts
     int32, rewards float32, terminated, truncated, terminations (the Termination code of the
-    step's end, 0: none), turns (0 White, 1 Black to move) uint8, plies int32."""
+    step's end, 0: none), turns (the side to move as shashki.Color: 1 White, 0 Black) uint8, plies int32."""
 
     cdef Shared sh
     cdef Kernel kernel
@@ -759,7 +759,7 @@ cdef class VectorCore:
         e = &self.envs[i]
         return _trusted_position(self.variant, self.kernel.from_ghost(e.pos.pieces[WHITE]),
                          self.kernel.from_ghost(e.pos.pieces[BLACK]),
-                         self.kernel.from_ghost(e.pos.kings), e.pos.turn,
+                         self.kernel.from_ghost(e.pos.kings), color_of(e.pos.turn),
                          self.kernel.runs_of(&e.pos))
 
     def raise_errors(self):

@@ -233,7 +233,7 @@ class MatchResult:
         for label, name, stats in (("A", self.a, self.stats_a), ("B", self.b, self.stats_b)):
             if stats.searches:
                 lines.append(f"{label} {name}: {stats.moves} moves, mean depth "
-                             f"{stats.mean_depth:.1f}, {stats.nodes} nodes, {stats.time:.1f} s, "
+                             f"{stats.mean_depth:.1f}, {stats.nodes} nodes, {_seconds(stats.time)}, "
                              f"{stats.nps / 1000:.0f} knodes/s")
         return "\n".join(lines)
 
@@ -440,10 +440,13 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
         for record in pair.games:
             result.games.append(record)
             a_side = "A white" if record.a_white else "A black"
+            # the reason last and whole: clipped to a column it lost its end ("draw: two
+            # pieces or fewer, at least o...", issue 33.5)
             print(f"game {record.number:>3}  {_clip(record.opening.name, 24):<24} {a_side}  "
-                  f"{record.result:<7} {record.plies:>3} plies  {_clip(record.reason, 40):<40}  "
+                  f"{record.result:<7} {record.plies:>3} plies  "
                   f"A {_points(result.points)}/{result.games_played} "
-                  f"(+{result.wins} ={result.draws} -{result.losses})", file=out)
+                  f"(+{result.wins} ={result.draws} -{result.losses})  {record.reason}",
+                  file=out)
         for mine, theirs in ((result.stats_a, pair.stats_a), (result.stats_b, pair.stats_b)):
             for key in ("moves", "searches", "nodes", "time", "depth_sum"):
                 setattr(mine, key, getattr(mine, key) + getattr(theirs, key))
@@ -514,6 +517,15 @@ def log_number(value: float, digits: int = 1) -> Union[float, str, None]:
 
 def _settings(spec: Union[str, EngineSpec]) -> str:
     return spec if isinstance(spec, str) else spec.settings()
+
+
+def _seconds(seconds: float) -> str:
+    # a fast engine's moves add up to hundredths of a second: "0.0 s" said none (issue 33.5)
+    if seconds >= 10:
+        return f"{seconds:.0f} s"
+    if seconds >= 1:
+        return f"{seconds:.1f} s"
+    return f"{seconds * 1000:.1f} ms"
 
 
 def _clip(text: str, width: int) -> str:

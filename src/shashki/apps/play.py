@@ -5,8 +5,8 @@
 
 Input is read with plain input(), line by line, so the game works the same in a terminal, in
 tmux, or with its moves piped in (then each line read is echoed after the prompt, and the
-output reads as a transcript).  End of input ends the game cleanly, as `quit` does; either way
-the game is saved as PDN.
+output reads as a transcript).  End of input ends the game cleanly, as `quit` does; with
+``--save FILE`` the game is then written to FILE as PDN (nothing is written unless asked).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ COMMANDS = (
     ("fen", "print the position as FEN"),
     ("draw", "claim a draw, where the rules make it a claim"),
     ("resign", "resign the game"),
-    ("quit", "stop playing (the game is saved unfinished); end of input does the same"),
+    ("quit", "stop playing (with --save, the game is saved unfinished); end of input does the same"),
     ("help", "this list"),
 )
 _ALIASES: Dict[str, str] = {
@@ -340,10 +340,14 @@ class PlaySession:
                         black=names[BLACK], result=self.result, termination=self.termination)
 
     def save(self) -> None:
+        # only when asked (--save): a game written into the current folder every time was a
+        # file the player had not asked for (issue 33.5)
+        if self.save_path is None:
+            return
         if not self.board.move_stack:
             self.say("no moves were played; nothing saved")
             return
-        path = self.save_path or default_save_path(self.variant)
+        path = self.save_path
         try:
             with open(path, "w", encoding="utf-8") as handle:
                 handle.write(str(self.pdn_game()))
@@ -429,10 +433,12 @@ def add_parser(sub: SubParsers) -> None:
     start = p.add_mutually_exclusive_group()
     start.add_argument("--fen", help="start from this position (PDN FEN)")
     start.add_argument("--opening", metavar="NAME",
-                       help="start from an opening of the tables, by name or code (e.g. I-1)")
+                       help="start from an opening of the game's tables, by name or code: "
+                            "I-1 (russian, brazilian), 1 (italian), 01 (english); the "
+                            "other games have none (shashki.openings(VARIANT) lists them)")
     p.add_argument("--save", metavar="FILE.pdn",
-                   help="write the game to FILE (replacing it); default: a new "
-                        "shashki-VARIANT-DATE-TIME.pdn here, named on exit")
+                   help="write the game to FILE as PDN when it ends (replacing it); "
+                        "without it nothing is written")
 
 
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:

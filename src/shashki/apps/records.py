@@ -8,6 +8,7 @@ from typing import Any, Mapping, Optional, Union
 from .. import pdn
 from ..board import Board
 from ..outcome import Outcome, Termination
+from ..colors import WHITE
 from ..variants import COLOR_NAMES, Variant, get_variant
 
 __all__ = ["article_text", "describe_outcome", "pdn_game"]
@@ -36,9 +37,9 @@ def describe_outcome(outcome: Outcome, variant: Union[str, Variant],
     variant = get_variant(variant)
     winner = outcome.winner
     if outcome.termination is Termination.NO_MOVES and winner is not None:  # (always a winner)
-        stuck = winner if variant.reversed_goal else 1 - winner
+        stuck = winner if variant.reversed_goal else winner.other
         what = "has no legal move"
-        if position is not None and not (position.white if stuck == 0 else position.black):
+        if position is not None and not (position.white if stuck == WHITE else position.black):
             what = "has no pieces left"
         if variant.reversed_goal:
             return f"{COLOR_NAMES[stuck]} {what}, and in {variant.name} that wins"

@@ -5,12 +5,12 @@
 >>> game.variant.name, [str(m) for m in game.moves]
 ('russian', ['c3-d4', 'f6-g5'])
 >>> game.board().move_stack      # the final Board, with the moves that led to it
-[Move('c3-d4'), Move('f6-g5')]
+[<Move c3-d4>, <Move f6-g5>]
 
 Reading follows python-chess's ``read_game``: one game per call, read line by line so a large
 file is never loaded whole; tags, ``{comments}``, ``;`` comments, NAGs (``$1``, ``!``, ``?``),
-move numbers and results are understood; variations ``( ... )`` are skipped, or kept with
-``variations=True`` (below).  The game is taken
+move numbers and results are understood; variations ``( ... )`` are kept, as python-chess
+keeps them (below; ``variations=False`` skips them unread).  The game is taken
 from the ``GameType`` tag, else a ``Variant`` tag, unless the caller forces one (``variant=``);
 ``FEN`` sets up the position.  Every move is replayed on a Board (``Board.parse_move``: the
 forms ``Board.push`` takes, the russian short form ``gh4`` included), so a Game only ever
@@ -36,7 +36,7 @@ problem.  The whole game is read first, so the next ``read_game`` call starts at
 With ``strict=False`` (python-chess's behaviour) nothing is raised: the errors are recorded in
 ``game.errors``, the moves after a bad one are dropped, and reading goes on.
 
-Variations (``variations=True``): ``game.variations[i]`` lists the lines that replace move i of
+Variations (read by default; ``variations=False`` skips them): ``game.variations[i]`` lists the lines that replace move i of
 the mainline, each a `Variation` (a list of Moves replayed from the position *before* move i).
 Variations nest to any depth: ``line.variations[j]`` lists the lines that replace move j of
 `line`, in the same structure.  A variation opens after the move it replaces, as in PGN:
@@ -62,7 +62,9 @@ large file, in which a game with illegal moves is no error), and `skip_game` ski
 >>> [str(m) for m in shashki.pdn.read_game(io.StringIO(text)).moves]
 ['c3-d4', 'f6-g5', 'g3-h4']
 
-Behind the lists, a game is a tree of GameNodes (``game.root``), one per move; its
+Behind the lists, a game is a tree of GameNodes (``game.root``), one per move; every node's
+``board()`` is the Board after its move (``game.end().board()``, the final one, as in
+python-chess; ``game.root.board()``, the start), and
 ``game.accept(visitor)`` walks it in file order and calls a Visitor's methods as the reader
 does (shashki.pdn.model); the writer, PdnWriter, is such a visitor, and so is
 `shashki.pdn.visitors`' GameBuilder, HeadersBuilder and SkipVisitor.

@@ -218,9 +218,9 @@ class Game:
     legal where it was played; `comments[i]` and `nags[i]` belong to `moves[i]`, `comment` to
     the start of the game.  `board()` is the position after the moves.  `errors` lists the
     InvalidPdnErrors met while reading with ``strict=False``.  `variations[i]` lists the
-    alternative lines (Variations) to `moves[i]`; they are read only with ``variations=True``.
-    `root` is the tree behind all of these (shashki.pdn.GameNode), `accept` walks it with a
-    Visitor.
+    alternative lines (Variations) to `moves[i]` (read_game keeps them unless told
+    ``variations=False``).  `root` is the tree behind all of these (shashki.pdn.GameNode),
+    each node with its ``board()``; `accept` walks it with a Visitor.
     """
 
     variant: Variant
@@ -248,6 +248,7 @@ class Game:
         self.headers = headers
         self.errors = []
         self.root = GameNode()
+        self.root._start = board     # what node.board() replays from, for every node
         self._nodes = []
         self._end = None
         self._end_plies = 0
@@ -263,6 +264,7 @@ class Game:
         game._setup(start.copy(), {} if headers is None else headers)
         if root is not None:
             game.root = root
+            root._start = game._start
         if end is not None:
             if end.move_stack != start.move_stack + game._moves():
                 raise ValueError("end is not the Board after the mainline's moves")
@@ -307,7 +309,8 @@ class Game:
         return list(self._mainline())
 
     def end(self) -> GameNode:
-        """The last node of the mainline (the root for a game without moves)."""
+        """The last node of the mainline (the root for a game without moves); its
+        ``board()`` is the final position, as ``game.board()`` is."""
         nodes = self._mainline()
         return nodes[-1] if nodes else self.root
 

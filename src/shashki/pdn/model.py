@@ -49,7 +49,7 @@ class GameNode:
     every move it reads.
     """
 
-    __slots__ = ("parent", "move", "comment", "nags", "variations", "_next")
+    __slots__ = ("parent", "move", "comment", "nags", "variations", "_next", "_start")
 
     parent: Optional[GameNode]
     move: Optional[Move]
@@ -57,6 +57,7 @@ class GameNode:
     nags: Set[int]
     variations: List[GameNode]
     _next: Optional[GameNode]
+    _start: Optional[Board]     # the root of a Game's tree: the game's starting Board
 
     def __init__(self, parent: Optional[GameNode] = None, move: Optional[Move] = None,
                  comment: str = "", nags: Iterable[int] = ()) -> None:
@@ -66,6 +67,7 @@ class GameNode:
         self.nags = set(nags)
         self.variations = []
         self._next = None
+        self._start = None
 
     @property
     def next(self) -> Optional[GameNode]:
@@ -105,6 +107,20 @@ class GameNode:
         while node.parent is not None:
             node = node.parent
         return node
+
+    def board(self) -> Board:
+        """A new Board after this node's move: the game's starting position with the moves
+        that lead here played, its move stack holding them (python-chess's
+        ``node.board()``; the root's is the starting position).  ValueError for a node of
+        no Game's tree (one made by hand, not attached to a game's root)."""
+        start = self.root()._start
+        if start is None:
+            raise ValueError("this node is in no game's tree, so it has no starting position: "
+                             "take the board of a node of a Game (game.root, game.end(), ...)")
+        board = start.copy()
+        for move in self.path():
+            board.push(move)
+        return board
 
     def ply(self) -> int:
         """The number of moves from the starting position to (and with) this one."""

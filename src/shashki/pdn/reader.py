@@ -148,18 +148,18 @@ VisitorFactory = Callable[[], Visitor[_T]]
 
 @overload
 def read_game(handle: PdnHandle, *, variant: Union[str, Variant, None] = None,
-              strict: bool = True, variations: bool = False) -> Optional[Game]: ...
+              strict: bool = True, variations: bool = True) -> Optional[Game]: ...
 
 
 @overload
 def read_game(handle: PdnHandle, *, Visitor: VisitorFactory[_T],
               variant: Union[str, Variant, None] = None, strict: bool = True,
-              variations: bool = False) -> Optional[_T]: ...
+              variations: bool = True) -> Optional[_T]: ...
 
 
 def read_game(handle: PdnHandle, *, Visitor: VisitorFactory[Any] = GameBuilder,
               variant: Union[str, Variant, None] = None, strict: bool = True,
-              variations: bool = False) -> Any:
+              variations: bool = True) -> Any:
     """The next game of a PDN text handle, or None at its end.
 
     The game is sent, as it is read, to a visitor made by `Visitor` (a class of
@@ -171,9 +171,10 @@ def read_game(handle: PdnHandle, *, Visitor: VisitorFactory[Any] = GameBuilder,
     `variant` forces the game (a name or Variant) whatever the tags say.  With `strict`
     (default) a malformed game raises InvalidPdnError after the game has been read to its end
     (the next call reads the next game); with ``strict=False`` the errors go to the
-    visitor's ``handle_error`` only (a Game keeps them in ``game.errors``).  With
-    `variations` the variations are replayed and sent to the visitor (a Game keeps them in
-    ``game.variations``) instead of skipped.  A handle is read on from where the previous
+    visitor's ``handle_error`` only (a Game keeps them in ``game.errors``).  The variations
+    are replayed and sent to the visitor (a Game keeps them in ``game.variations``), as
+    python-chess's read_game keeps them; ``variations=False`` skips them unread (faster, and
+    a variation's illegal move is then no error).  A handle is read on from where the previous
     call stopped; a list of lines (read afresh by each iteration) is read from its start each
     time: read_games reads all of its games.
     """
@@ -214,19 +215,19 @@ def skip_game(handle: PdnHandle) -> bool:
 @overload
 def read_games(source: Union[PdnHandle, str, bytes, os.PathLike[str]], *,
                variant: Union[str, Variant, None] = None, strict: bool = True,
-               variations: bool = False) -> Iterator[Game]: ...
+               variations: bool = True) -> Iterator[Game]: ...
 
 
 @overload
 def read_games(source: Union[PdnHandle, str, bytes, os.PathLike[str]], *,
                Visitor: VisitorFactory[_T], variant: Union[str, Variant, None] = None,
-               strict: bool = True, variations: bool = False) -> Iterator[_T]: ...
+               strict: bool = True, variations: bool = True) -> Iterator[_T]: ...
 
 
 def read_games(source: Union[PdnHandle, str, bytes, os.PathLike[str]], *,
                Visitor: VisitorFactory[Any] = GameBuilder,
                variant: Union[str, Variant, None] = None,
-               strict: bool = True, variations: bool = False) -> Iterator[Any]:
+               strict: bool = True, variations: bool = True) -> Iterator[Any]:
     """An iterator over the games of a PDN handle or file path, reading one game at a time
     (a path is opened as UTF-8 when iteration starts and closed when it ends): Games, or
     what each game's visitor returns (``Visitor=HeadersBuilder``: the headers of every game).

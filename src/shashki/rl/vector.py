@@ -220,7 +220,8 @@ class VectorEnv:
 
     @property
     def turns(self) -> Any:
-        """(num_envs,) uint8: the side to move in each env, 0 White and 1 Black."""
+        """(num_envs,) uint8: the side to move in each env as a shashki.Color value (1 White,
+        0 Black: ``Color(turns[i])``)."""
         return self._out(self._turns)
 
     @property
