@@ -72,10 +72,10 @@ class Status(enum.IntFlag):
 
 #: the reasons a Board or Position may show; the others it cannot hold
 HELD = Status.EMPTY
-#: each side's reasons, White's then Black's (indexed by shashki.WHITE and BLACK)
-NO_PIECES = (Status.NO_WHITE_PIECES, Status.NO_BLACK_PIECES)
-TOO_MANY = (Status.TOO_MANY_WHITE_PIECES, Status.TOO_MANY_BLACK_PIECES)
-CROWNED = (Status.WHITE_MAN_ON_CROWNING_ROW, Status.BLACK_MAN_ON_CROWNING_ROW)
+#: each side's reasons, indexed by colour: Black's (shashki.BLACK, 0) then White's (1)
+NO_PIECES = (Status.NO_BLACK_PIECES, Status.NO_WHITE_PIECES)
+TOO_MANY = (Status.TOO_MANY_BLACK_PIECES, Status.TOO_MANY_WHITE_PIECES)
+CROWNED = (Status.BLACK_MAN_ON_CROWNING_ROW, Status.WHITE_MAN_ON_CROWNING_ROW)
 
 
 def crowned_men(variant: Variant, color: int, pieces: int, kings: int) -> int:
