@@ -43,7 +43,7 @@ def test_piece_text_and_symbols():
     assert [str(p) for p in PIECES] == ["white man", "white king", "black man", "black king"]
     assert [p.symbol() for p in PIECES] == list("wWbB")
     assert [Piece.from_symbol(p.symbol()) for p in PIECES] == PIECES
-    assert repr(Piece(1, True)) == "Piece(BLACK, king=True)"
+    assert repr(Piece(0, True)) == "Piece(BLACK, king=True)"
     for bad in ("x", "", "wW", ".", None, 3):
         with pytest.raises(InvalidPieceError, match="one of w W b B"):
             Piece.from_symbol(bad)
@@ -237,7 +237,7 @@ def test_the_side_to_move_is_an_edit():
 
 def test_frisian_kings_runs_belong_to_the_record():
     board = Board("frisian", "W:W30,K46:B5:+0+246")
-    assert board.king_runs[WHITE] == (board.variant.square("46"), 2)
+    assert board.king_runs[0] == (board.variant.square("46"), 2)   # (White's first)
     board.set_piece_at("20", Piece(BLACK))
     assert board.king_runs == ((None, 0), (None, 0))
     assert Board("frisian", board.fen()) == board

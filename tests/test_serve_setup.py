@@ -41,7 +41,7 @@ def test_a_set_up_starts_from_the_position_given(client):
 def test_clear_sets_the_games_first_side_to_move(client, variant):
     state = edit(client, variant=variant, clear=True)
     first = shashki.get_variant(variant).first_to_move
-    assert state["pieces"] == [] and state["turn"] == ("white", "black")[first]
+    assert state["pieces"] == [] and state["turn"] == shashki.variants.COLOR_NAMES[first]
     assert state["fen"] == shashki.Board.empty(variant).fen()
 
 
@@ -97,8 +97,8 @@ def test_a_click_cycles_through_the_pieces_a_square_can_hold(client):
     ({"square": 10, "piece": "white man", "cycle": True}, "one of piece and cycle"),
     ({"cycle": 1, "square": 10}, "true or false"),
     ({"clear": "yes"}, "true or false"),
-    ({"turn": "red"}, "white, black"),
-    ({"turn": 0}, "white, black"),
+    ({"turn": "red"}, "black, white"),
+    ({"turn": 0}, "black, white"),
     ({"fen": "W:W:B", "square": 29, "piece": "white man"},
      "a white man on d8 stands on its own crowning row"),
     ({"square": 12, "piece": "white man"}, "would give white 13 pieces"),

@@ -31,7 +31,8 @@ class Piece(NamedTuple):
     def symbol(self) -> str:
         """The piece's letter in a diagram (shashki.diagram): w and b for the men, W and B for
         the kings."""
-        return LETTERS[2 * self.color + self.king]
+        # (LETTERS is White's two letters first; WHITE is 1)
+        return LETTERS[(0 if self.color == Color.WHITE else 2) + self.king]
 
     @classmethod
     def from_symbol(cls, symbol: str) -> Piece:
@@ -40,7 +41,7 @@ class Piece(NamedTuple):
             raise InvalidPieceError(f"a piece's symbol is one of w W b B (a white man, a white "
                                     f"king, a black man, a black king), not {symbol!r:.20}")
         index = LETTERS.index(symbol)
-        return cls(Color(index // 2), bool(index % 2))
+        return cls(Color.WHITE if index < 2 else Color.BLACK, bool(index % 2))
 
     def __str__(self) -> str:
         # (Color() of it: a Piece may be made with a plain 0 or 1)
