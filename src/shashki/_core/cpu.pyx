@@ -57,12 +57,14 @@ FLAVOURS = (("x86-64-v2", "x86_64_v2", "popcnt"), ("x86-64", "", None))
 def _choose():
     """The build of the kernels this CPU runs: the fastest one that was built and that the CPU
     can run.  SHASHKI_KERNELS=x86-64 (or x86-64-v2) asks for one by name, to compare them."""
-    if not X86:
-        return "generic", ""
     wanted = os.environ.get("SHASHKI_KERNELS")
-    names = [f[0] for f in FLAVOURS]
+    # read before anything else, so that a name no build has is refused on every machine (it
+    # was ignored off x86-64, issue 44): one build there, "generic"
+    names = [f[0] for f in FLAVOURS] if X86 else ["generic"]
     if wanted is not None and wanted not in names:
         raise ValueError(f"SHASHKI_KERNELS={wanted!r}: expected one of {', '.join(names)}")
+    if not X86:
+        return "generic", ""
     have = features()
     for name, package, needs in FLAVOURS:
         if wanted not in (None, name) or (needs and not have[needs]):

@@ -218,10 +218,13 @@ cdef extern from *:
         __builtin_cpu_init();
         shashki_has_popcnt = __builtin_cpu_supports("popcnt");
     }
+    /* The asm statements here and below are volatile: GCC takes a plain asm for a pure
+       expression and may run it ahead of the branch that guards it (it did: the search's
+       if-converted popcounts ran POPCNT on a CPU without it, SIGILL under qemu64) */
     static inline int shashki_popcount(unsigned long long x) {
         if (__builtin_expect(shashki_has_popcnt, 1)) {
             unsigned long long out;
-            __asm__("popcntq %1, %0" : "=r"(out) : "rm"(x));
+            __asm__ __volatile__("popcntq %1, %0" : "=r"(out) : "rm"(x));
             return (int)out;
         }
         return shashki_soft_popcount(x);
@@ -253,13 +256,13 @@ cdef extern from *:
     #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
     static inline unsigned long long shashki_pdep_bit(unsigned long long b, int r) {
         unsigned long long out;
-        __asm__("pdepq %2, %1, %0" : "=r"(out) : "r"(1ULL << r), "rm"(b));
+        __asm__ __volatile__("pdepq %2, %1, %0" : "=r"(out) : "r"(1ULL << r), "rm"(b));
         return out;
     }
     /* PEXT, the bits of b under mask packed down (run as fast as PDEP on the same processors) */
     static inline unsigned long long shashki_pext(unsigned long long b, unsigned long long mask) {
         unsigned long long out;
-        __asm__("pextq %2, %1, %0" : "=r"(out) : "r"(b), "rm"(mask));
+        __asm__ __volatile__("pextq %2, %1, %0" : "=r"(out) : "r"(b), "rm"(mask));
         return out;
     }
     static int shashki_fast_pdep(void) {
@@ -270,16 +273,17 @@ cdef extern from *:
         return 1;
     }
     #else
-    /* never called: fast_pdep() is 0 */
-    static unsigned long long shashki_pdep_bit(unsigned long long b, int r) {
+    /* never called: fast_pdep() is 0.  Inline, as the x86 ones: a module that uses none of
+       them compiles without "defined but not used" (issue 44) */
+    static inline unsigned long long shashki_pdep_bit(unsigned long long b, int r) {
         (void)r;
         return b & (~b + 1);
     }
-    static unsigned long long shashki_pext(unsigned long long b, unsigned long long mask) {
+    static inline unsigned long long shashki_pext(unsigned long long b, unsigned long long mask) {
         (void)mask;
         return b;
     }
-    static int shashki_fast_pdep(void) { return 0; }
+    static inline int shashki_fast_pdep(void) { return 0; }
     #endif
     """
     u64 pdep_bit "shashki_pdep_bit"(u64 b, int r) noexcept nogil
