@@ -14,8 +14,9 @@ For each CPython asked for (default: every one of 3.9-3.13 found, with pyenv or 
    index (`--no-index --only-binary=:all:`); `shashki --version` and a perft count must answer;
 4. the tests a build can change (TESTS below, or the pytest arguments after --) run against
    that install from a temporary folder, so that they import it and never src/;
-5. where `qemu-x86_64` is installed (Debian's qemu-user), the same install counts perft under
-   `-cpu qemu64`, an x86-64 CPU without POPCNT, BMI2 or AVX2, on the baseline kernels.
+5. where `qemu-x86_64` is installed (Debian's qemu-user), the same install counts perft and
+   runs `shashki bench --quick` under `-cpu qemu64`, an x86-64 CPU without POPCNT, BMI2 or AVX2,
+   on the baseline kernels: the signature must be the recorded one (its exit status says so).
 
 Any failure stops the run with a non-zero exit.  The machine needs only the Pythons, the
 network to PyPI (the build environments and the test libraries) and, for step 5, qemu-user.
@@ -34,8 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 VERSIONS = ("3.9", "3.10", "3.11", "3.12", "3.13")
 # the tests whose outcome a build can change: what the package carries and reads (its data,
 # its compiled modules, the pages and tables) and what the compiled code counts
-TESTS = ("test_installed.py", "test_openings.py", "test_games.py", "test_serve_api.py",
-         "test_doctests.py", "test_perft_suites.py", "test_egdb.py")
+TESTS = ("test_installed.py", "test_bench.py", "test_openings.py", "test_games.py",
+         "test_serve_api.py", "test_doctests.py", "test_perft_suites.py", "test_egdb.py")
 COMPILERS = ("cc", "gcc", "g++", "c++", "clang", "clang++", "x86_64-linux-gnu-gcc",
              "x86_64-linux-gnu-g++", "gcc-12", "g++-12")
 # the perft count every install must give: russian from the start, 6 plies
@@ -107,6 +108,8 @@ def test_wheel(python, wheel, tmp, pytest_args):
     run([py, "-m", "pip", "install", "-q", "--only-binary=:all:", "-r",
          ROOT / "tests" / "requirements.txt"], env=env)
     run([venv / "bin" / "shashki", "--version"], env=env)
+    # the build's signature: the recorded one, or the command fails
+    run([venv / "bin" / "shashki", "bench", "--quick"], env=env)
     out = run([py, "-c", CHECK], env=env, capture_output=True, text=True).stdout
     print(out, end="")
     assert out.split()[-1] == CHECK_COUNT, out
@@ -122,6 +125,9 @@ def test_wheel(python, wheel, tmp, pytest_args):
         assert out.split() == ["x86-64", CHECK_COUNT], out
         # (qemu-user runs ELF programs, not the shashki script: its Python runs the module)
         run([qemu, "-cpu", "qemu64", py, "-m", "shashki", "--version"], env=env)
+        # perft and the engine's searches in every game on the baseline code path (a search
+        # once ran POPCNT there that the perft count never reached)
+        run([qemu, "-cpu", "qemu64", py, "-m", "shashki", "bench", "--quick"], env=env)
     else:
         print("qemu-x86_64 not found (apt-get install qemu-user): the baseline check is skipped")
 
