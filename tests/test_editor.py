@@ -114,7 +114,7 @@ def test_the_reasons_in_words():
     variant = shashki.get_variant("international")
     assert describe(Status.TOO_MANY_BLACK_PIECES | Status.WHITE_MAN_ON_CROWNING_ROW, variant) \
         == ["a white man stands on its crowning row, where a man is a king",
-            "Black has more than 20 pieces, the men a side starts with"]
+            "Black has more than 20 pieces, a side's men in a full start on this board"]
     assert describe(Status.VALID, variant) == []
 
 

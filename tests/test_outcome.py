@@ -35,7 +35,8 @@ def test_outcome_is_a_frozen_value():
 
 
 @pytest.mark.parametrize("winner, termination", [
-    (None, T.NO_MOVES), (WHITE, T.THREEFOLD_REPETITION), (2, T.NO_MOVES), (True, T.NO_MOVES)])
+    (None, T.NO_MOVES), (WHITE, T.THREEFOLD_REPETITION), (2, T.NO_MOVES), (1.0, T.NO_MOVES),
+    (True, T.THREEFOLD_REPETITION)])
 def test_outcome_rejects_a_winner_that_does_not_fit(winner, termination):
     with pytest.raises(ValueError):
         Outcome(winner, termination)

@@ -150,9 +150,9 @@ class Board(BoardCore):
 
         Raises InvalidSquareError for a square that is not one of the game's, and
         InvalidPieceError for a piece that is not one, a man on its own crowning row (a man
-        there is crowned: put a king) or a piece more than the side may have (the men it
-        starts with: 12 on 8x8); the board is then unchanged.  An edit clears the move stack
-        (see above).
+        there is crowned: put a king) or a piece more than a side may have (the men of a full
+        start on the game's board: 12 on 8x8, 16 in turkish, 20 on 10x10, in every game of
+        the board); the board is then unchanged.  An edit clears the move stack (see above).
 
         >>> import shashki
         >>> board = Board("russian")
@@ -320,7 +320,7 @@ def _refusal(variant: Variant, square: int, color: Color, king: bool, status: St
                 f"put a {color} king there")
     most = variant.geometry.max_pieces
     return (f"a {piece} on {name} would give {color} {most + 1} pieces; a side has at most "
-            f"{most} in {variant.name} (the men it starts with)")
+            f"{most} in {variant.name} (the men of a full start on its board)")
 
 
 def _fmjd_setting(variant: Variant, value: Optional[bool]) -> bool:

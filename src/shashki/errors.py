@@ -67,7 +67,8 @@ class InvalidSquareError(ShashkiError):
 class InvalidPieceError(ShashkiError):
     """A piece for Board.set_piece_at that is not one (a shashki.Piece: a colour and whether it
     is a king), or that the board cannot hold there: a man on its own crowning row, or a piece
-    more than a side may have (the men it starts with).  The board is left as it was."""
+    more than a side may have (the men of a full start on the board).  The board is left as
+    it was."""
 
 
 class InvalidColorError(ShashkiError):

@@ -55,6 +55,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Dict, NamedTuple, Optional
 
 from .colors import BLACK, WHITE, Color
+from .errors import InvalidColorError
 from .geometry import EIGHT
 
 if TYPE_CHECKING:
@@ -142,9 +143,12 @@ class Outcome:
     def __post_init__(self) -> None:
         if not isinstance(self.termination, Termination):
             raise TypeError(f"termination must be a Termination, not {self.termination!r}")
-        if self.winner not in (WHITE, BLACK, None) or isinstance(self.winner, bool):
-            raise ValueError(f"winner must be shashki.WHITE, shashki.BLACK or None, "
-                             f"not {self.winner!r}")
+        # True and False are WHITE and BLACK, as everywhere (python-chess's values); a float
+        # or a str is refused, even one equal to 1
+        if self.winner is not None and (not isinstance(self.winner, int)
+                                        or self.winner not in (WHITE, BLACK)):
+            raise InvalidColorError(f"winner must be shashki.WHITE (or True), shashki.BLACK "
+                                    f"(or False) or None, not {self.winner!r}")
         if (self.winner is None) != self.termination.is_draw:
             kind = "a draw" if self.termination.is_draw else "decisive"
             raise ValueError(f"{self.termination!r} is {kind}; winner {self.winner!r} "

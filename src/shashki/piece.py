@@ -13,7 +13,7 @@ before there was a Piece: ``color, king = board.piece_at("c3")``.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from .colors import Color
 from .diagram import LETTERS
@@ -44,8 +44,16 @@ class Piece(NamedTuple):
         return cls(Color.WHITE if index < 2 else Color.BLACK, bool(index % 2))
 
     def __str__(self) -> str:
-        # (Color() of it: a Piece may be made with a plain 0 or 1)
-        return f"{Color(self.color)} {'king' if self.king else 'man'}"
+        return f"{_color_text(self.color, str)} {'king' if self.king else 'man'}"
 
     def __repr__(self) -> str:
-        return f"Piece({Color(self.color).name}, king={self.king!r})"
+        return f"Piece({_color_text(self.color, lambda c: c.name)}, king={self.king!r})"
+
+
+def _color_text(color: object, text: Callable[[Color], str]) -> str:
+    """`text` of the Color of `color`, where it is one (WHITE or BLACK, or the int or bool of
+    one: a Piece may be made with a plain 0 or 1); else its repr, so that a Piece of no colour
+    (Piece(2), Piece(1.0)) shows what it holds, and saying so never fails."""
+    if isinstance(color, int) and color in (Color.WHITE, Color.BLACK):
+        return text(Color(color))
+    return repr(color)

@@ -58,8 +58,8 @@ class Status(enum.IntFlag):
     NO_BLACK_PIECES = 2
     #: no piece at all
     EMPTY = 3
-    #: more white pieces than the men White starts with (Geometry.max_pieces: 12 on 8x8, 20 on
-    #: 10x10, 16 in turkish): more than any game of shashki can have
+    #: more white pieces than a full start of the board holds (Geometry.max_pieces: 12 on 8x8,
+    #: 20 on 10x10, 16 in turkish): more than any game of that board can have
     TOO_MANY_WHITE_PIECES = 4
     TOO_MANY_BLACK_PIECES = 8
     TOO_MANY_PIECES = 12
@@ -116,7 +116,8 @@ def describe(status: Status, variant: Variant) -> List[str]:
         if status & NO_PIECES[color]:
             out.append(f"{side} has no pieces")
         if status & TOO_MANY[color]:
-            out.append(f"{side} has more than {most} pieces, the men a side starts with")
+            out.append(f"{side} has more than {most} pieces, a side's men in a full start on "
+                       f"this board")
         if status & CROWNED[color]:
             out.append(f"a {side.lower()} man stands on its crowning row, where a man is a "
                        f"king")

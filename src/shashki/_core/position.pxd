@@ -28,7 +28,7 @@ cdef class Placement:
     cdef object piece_on(self, int s)
     cdef Move make(self, int i)
     cdef int find(self, Move m) except -2
-    cdef int find_text(self, str text) except -2
+    cdef int find_text(self, object text) except -2
     cdef int legal_index(self, Move m) except -1
 
 

@@ -361,13 +361,17 @@ cdef class Placement:
             return -1
         return table_find(&self.table, m, self.kernel.bit, self.kernel.squares)
 
-    cdef int find_text(self, str text) except -2:
-        """The index of the legal move that `text` names when it is written as the game
-        writes a move of two squares and exactly one legal move fits (move.text_squares);
-        -1 for anything else, which shashki.notation.parse_move reads, or refuses saying
-        why: the same move, only sooner."""
+    cdef int find_text(self, object text) except -2:
+        """The index of the legal move that `text` (a str, or an instance of a subclass:
+        numpy.str_, a str Enum) names when it is written as the game writes a move of two
+        squares and exactly one legal move fits (move.text_squares); -1 for anything else,
+        which shashki.notation.parse_move reads, or refuses saying why: the same move, only
+        sooner."""
         cdef int origin, destination, frm, to, i, found = -1
-        cdef int sep = text_squares(self.notation, text, &origin, &destination)
+        # a subclass's own text, as an exact str (its __str__ may say something else: an
+        # Enum's names the member)
+        cdef str exact = text if type(text) is str else str.__str__(text)
+        cdef int sep = text_squares(self.notation, exact, &origin, &destination)
         if sep < 0:
             return -1
         self.generate()
@@ -557,10 +561,10 @@ A draughts position of one game (`variant`): the pieces, the side to move, and i
             for side in (us ^ 1, us):
                 if self.pos.kings & self.pos.pieces[side]:
                     return Outcome(COLORS[side], Termination.KING_CROWNED)
-        if not self.pos.pieces[us ^ 1]:
+        if self.pos.pieces[us] and not self.pos.pieces[us ^ 1]:
             loser = us ^ 1          # (a set-up position: the side not to move has no piece)
-        elif not self.legal_moves:
-            loser = us
+        elif not self.legal_moves:  # (an empty board too: the side to move has no move, as
+            loser = us              # Board.outcome says; issue 42.5)
         else:
             return None
         return Outcome(COLORS[loser if variant.reversed_goal else loser ^ 1],
