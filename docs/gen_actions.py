@@ -58,9 +58,12 @@ White's side, each row from White's left (a1 = 0 on the algebraic boards).  Then
   captured squares, read as a mask (bit s for square s), is smallest keeps f x S + t.  Each
   other one is an *alternate*: the alternates of the position, in the order of (f, t, captured
   mask), are actions **S x S + 0, S x S + 1, ...**
-- A position has at most 512 legal moves (the core's move list: a Board refuses a position
-  with more), so at most 511 alternates.  The action space of a game is **S x S + 511**:
-  1535 actions on 8x8, 3011 on 10x10 (`Variant.action_space_size`).
+- The actions number the moves of a position with at most 512 legal moves, so at most 511
+  alternates.  The action space of a game is **S x S + 511**: 1535 actions on 8x8, 3011 on
+  10x10 (`Variant.action_space_size`).  No game comes near 512 moves, but a set-up can pass
+  it (538 in a valid turkish position with five kings against fourteen pieces): its moves are
+  listed, played, counted and searched as any others, and the action functions, the vector
+  environment and playouts that record actions refuse it with `shashki.ActionSpaceError`.
 
 Every legal move has its own action, which depends only on the position and the move (never
 on the order in which the moves are generated).  With `perspective=True` the squares are

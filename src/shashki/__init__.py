@@ -14,7 +14,8 @@ import typing as _typing
 from ._core.position import Position
 from .board import Board, LegalMoves
 from .colors import BLACK, WHITE, Color
-from .errors import (AmbiguousMoveError, BatchError, IllegalActionError, IllegalMoveError,
+from .errors import (ActionSpaceError, AmbiguousMoveError, BatchError, IllegalActionError,
+                     IllegalMoveError,
                      InvalidActionError, InvalidColorError, InvalidFenError, InvalidLimitError,
                      InvalidMoveError, InvalidOpeningError, InvalidOptionError, InvalidPdnError,
                      InvalidPieceError, InvalidSquareError, InvalidVariantError, PlayoutsError,
@@ -77,7 +78,8 @@ __all__ = [
     "Board", "LegalMoves", "Move", "Position", "Variant", "VARIANTS", "get_variant", "Color", "WHITE", "BLACK",
     "ShashkiError", "InvalidFenError", "InvalidMoveError", "IllegalMoveError",
     "AmbiguousMoveError", "InvalidVariantError", "InvalidPdnError", "InvalidOpeningError",
-    "InvalidSquareError", "InvalidActionError", "IllegalActionError", "PlayoutsError",
+    "InvalidSquareError", "InvalidActionError", "IllegalActionError", "ActionSpaceError",
+    "PlayoutsError",
     "BatchError", "VectorEnvError",
     "InvalidLimitError", "InvalidOptionError", "InvalidPieceError", "InvalidColorError",
     "Piece", "Status",

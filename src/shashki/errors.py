@@ -85,6 +85,14 @@ class IllegalActionError(IllegalMoveError):
     holds the legal moves (Board.legal_actions() gives their actions)."""
 
 
+class ActionSpaceError(ShashkiError):
+    """A position with more legal moves than the action numbers tell apart (MAXMOVES, 512; the
+    action space holds 511 alternates, docs/actions.md).  Only a set-up can have that many (538
+    in a valid turkish position with five kings; no game has come near): its moves are listed,
+    played and counted as any others, and only the learning surfaces refuse it (actions and
+    masks, the vector environment, playouts that record actions)."""
+
+
 class PlayoutsError(ShashkiError):
     """An argument of shashki.playouts out of range or of the wrong type."""
 

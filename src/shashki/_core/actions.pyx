@@ -17,9 +17,10 @@ The encoding (docs/actions.md has a picture of every game's squares):
   other one is an *alternate*.  The alternates of the position, in the order of (f, t, captured
   mask), are actions ``S * S + 0``, ``S * S + 1``, ... .
 
-A position has at most MAXMOVES (512) legal moves (the kernels' move list; a Board refuses a
-position with more), so at most 511 alternates: the action space of a game of S squares is
-``S * S + 511`` actions (1535 on 8x8), fixed, and every legal move of every position has its own.
+The actions number the legal moves of a position that has at most MAXMOVES (512), so at most 511
+alternates: the action space of a game of S squares is ``S * S + 511`` actions (1535 on 8x8),
+fixed, and every legal move of such a position has its own.  Only a set-up can have more moves
+(the move lists grow past MAXMOVES); the functions here refuse it with ActionSpaceError.
 The action of a move depends only on the position and the move, never on the order in which
 moves are generated.
 """
@@ -28,14 +29,14 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.stdint cimport int32_t, uint8_t
 from libc.string cimport memset
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList, KernelOps, ctz,
-                      popcount)
+                      popcount, list_init, list_free, list_drop)
 from .move cimport Move
 from .position cimport Kernel, Placement
 from .board cimport BoardCore
 from .arrays cimport Buffer, new_buffer
 from .draws cimport DrawRules, DrawState
 
-from ..errors import BatchError, IllegalActionError, InvalidActionError
+from ..errors import ActionSpaceError, BatchError, IllegalActionError, InvalidActionError
 
 #: the moves beyond the first of each (origin, destination) in one position, at most
 ALTERNATES = MAXMOVES - 1
@@ -105,8 +106,16 @@ cdef inline bint flipped(Placement board, bint perspective) noexcept:
     return perspective and board.pos.turn == BLACK
 
 
+cdef object too_many(int n, str which="the position"):
+    """The ActionSpaceError of a position with `n` legal moves (more than MAXMOVES)."""
+    return ActionSpaceError(f"{which} has {n} legal moves; actions number at most {MAXMOVES} "
+                            f"(docs/actions.md): list and play its moves instead")
+
+
 cdef int actions_of(Placement board, bint perspective, int32_t *out) except -1:
     board.generate()
+    if board.table.n > MAXMOVES:
+        raise too_many(board.table.n)
     move_actions(board.table.moves, board.table.n, board.kernel.square, board.kernel.squares,
                  flipped(board, perspective), out)
     return board.table.n
@@ -199,13 +208,14 @@ def legal_action_mask(Placement board, bint perspective=False):
 cdef int position_actions(const KernelOps *ops, const Pos *p, bint flip, MoveList *ml,
                           int32_t *acts) noexcept nogil:
     """The actions of the legal moves of `p` into `acts` (from the side to move's side with
-    `flip`), not in order (the captures listed into `ml`): their number, or -1 when the move
-    list overflowed."""
+    `flip`), not in order (the captures listed into `ml`): their number, or -1 when there are
+    more than MAXMOVES (or no memory to list them: ml.overflow tells)."""
     cdef int n = ops.quiet_actions(p, flip, acts)
     if n >= 0:
         return n
+    list_drop(ml)                   # (the batch's list, filled again)
     ops.moves(p, ml)
-    if ml.overflow:
+    if ml.overflow or ml.n > MAXMOVES:
         return -1
     move_actions(ml.moves, ml.n, ops.square, ops.squares, flip, acts)
     return ml.n
@@ -385,8 +395,7 @@ def masks_batch(list items, bint perspective, uint8_t[:, ::1] out):
         ml = <MoveList *>PyMem_Malloc(sizeof(MoveList))
         if ml == NULL:
             raise MemoryError()
-        ml.routes = NULL
-        ml.merge = 1
+        list_init(ml, NULL)
         with nogil:
             memset(&out[0, 0], 0, n * size)
             for i in range(n):
@@ -396,8 +405,12 @@ def masks_batch(list items, bint perspective, uint8_t[:, ::1] out):
                     break
                 for j in range(k):
                     out[i, acts[j]] = 1
+        if overflow:
+            if ml.overflow:
+                raise MemoryError()
+            raise too_many(ml.n, f"position {i} of the batch")
     finally:
         PyMem_Free(ps)
+        if ml != NULL:
+            list_free(ml)
         PyMem_Free(ml)
-    if overflow:  # pragma: no cover - no position of these games has that many moves
-        raise OverflowError("a position has more legal moves than the move list holds")

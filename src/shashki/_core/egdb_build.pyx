@@ -18,7 +18,7 @@ from libc.stdlib cimport malloc, free
 from libc.stdint cimport uint8_t, uint32_t, int64_t
 
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move, MoveList, KernelOps,
-                      make_move, popcount, ctz, step_dir)
+                      make_move, popcount, ctz, step_dir, list_init)
 from .draws cimport DrawState, configurations
 from .egdb cimport *
 
@@ -116,6 +116,9 @@ cdef u64 init_slice(Egdb *db, Slice *s, uint32_t *nq, uint32_t *nn) noexcept nog
     cdef uint32_t id
     cdef uint8_t *t
     cdef Move *m
+    # (an endgame of the databases' few pieces has far fewer than MAXMOVES moves: the list
+    # never grows, so it has nothing to give back)
+    list_init(&ml, NULL)
     nq[0] = 0
     nn[0] = 0
     for j in range(s.nh):
@@ -390,6 +393,7 @@ cdef int expected_value(const Egdb *db, int code, int wm, int wk, int bm, int bk
     h.nbk = bk
     decode(db, &h, i - mi * kings, &q)
     to_pos(db, &q, &p)
+    list_init(&ml, NULL)        # (few pieces: it never grows, see init_slice)
     db.ops.moves(&p, &ml)
     if ml.n == 0:
         return terminal_value(db)

@@ -29,6 +29,7 @@
 # with the record's rules and geometry as compile-time constants, and exports a KernelOps.
 
 from libc.stdint cimport uint64_t, uint32_t, uint8_t, int32_t
+from libc.stdlib cimport free
 
 ctypedef uint64_t u64
 
@@ -38,8 +39,11 @@ cdef enum:
     # handed to Python, position.pyx's COLORS and Kernel.set_position for the objects
     WHITE = 0
     BLACK = 1
-    # Distinct moves of one position.  Quiet moves are at most 20 kings x 17 squares on 10x10;
-    # a kernel flags a list that would overflow (never writes past it) and the callers raise.
+    # The moves a list holds in place (MoveList.first).  Quiet moves are at most 20 kings x 17
+    # squares on 10x10, and no real game has come near; but a set-up can have more captures
+    # (538 distinct moves, 717 routes in a valid turkish position with five kings), so a list
+    # grows on the heap past it (list_grow).  The learning surfaces, whose buffers and action
+    # numbers are sized by it, refuse a position with more (actions.pyx).
     MAXMOVES = 512
     MAXPATH = 24        # captures in one move: at most the 20 pieces of the other side
 
@@ -87,13 +91,115 @@ ctypedef struct Route:
     uint8_t took[MAXPATH]   # square captured at each step (bit index)
 
 ctypedef struct MoveList:
+    # Made ready by list_init and given back by list_free (the kernels' own lists: list_ready
+    # and list_drop): `moves` points into the list itself until it grows, so a list is never
+    # copied by value.
     int n
-    int overflow            # a move did not fit: the list is incomplete
+    int overflow            # no memory for a move: the list is incomplete (callers raise)
+    int cap                 # the room in `moves` (and in `routes`, when there are routes)
     # Routing mode only: one route per move (the first found), or with `merge` = 0 every
     # route as a move of its own (to match a route the user wrote against the real ones)
-    Route *routes
+    Route *routes           # `given_routes`, or a heap block once the list has grown
+    Route *given_routes     # the caller's route buffer (MAXMOVES of room), or NULL
     int merge
-    Move moves[MAXMOVES]
+    Move *moves             # `first`, or a heap block once the list has grown
+    Move first[MAXMOVES]
+
+
+cdef inline void list_init(MoveList *ml, Route *routes) noexcept nogil:
+    """A list ready to fill, in place (`routes`: MAXMOVES routes of the caller's, or NULL)."""
+    ml.n = 0
+    ml.overflow = 0
+    ml.cap = MAXMOVES
+    ml.routes = routes
+    ml.given_routes = routes
+    ml.merge = 1
+    ml.moves = ml.first
+
+
+cdef inline void list_ready(MoveList *ml) noexcept nogil:
+    """The least of list_init, for the kernels' own lists that hold no routes (perft's, the
+    counted captures'), which the generator then empties: one store, the room in place (its
+    `cap` is not read while `moves` is `first`).  Given back by list_drop."""
+    ml.moves = ml.first
+
+
+cdef inline void list_drop(MoveList *ml) noexcept nogil:
+    """The moves' heap block given back, if the list grew: a list_ready list's when it is
+    done with, or a list's that its caller fills again (a list keeps its block otherwise)."""
+    if ml.moves != ml.first:
+        free(ml.moves)
+        ml.moves = ml.first
+
+
+cdef inline void list_free(MoveList *ml) noexcept nogil:
+    """A list_init list's heap blocks given back; it holds MAXMOVES in place again."""
+    list_drop(ml)
+    if ml.routes != ml.given_routes:
+        free(ml.routes)
+        ml.routes = ml.given_routes
+    ml.cap = MAXMOVES
+
+
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #include <string.h>
+    /* A list's blocks twice the size on the heap (its routes too, unless `routes` is NULL),
+       the first n entries kept: 1, or 0 without memory.  Out of line, so that the generators
+       that test for it on their hottest path stay as small, and as inlined, as before lists
+       grew.  (Not marked cold: GCC then split the generators' hot code, 1-2% more
+       instructions in perft.) */
+    #if defined(_MSC_VER)
+    #define SHASHKI_NOINLINE __declspec(noinline)
+    #else
+    #define SHASHKI_NOINLINE __attribute__((noinline))
+    #endif
+    static SHASHKI_NOINLINE int shashki_grow(void **moves, const void *first, void **routes,
+                                         const void *given, int *cap, int n, size_t msize,
+                                         size_t rsize) {
+        int c = 2 * *cap;
+        void *m = malloc((size_t)c * msize);
+        void *r;
+        if (m == NULL) return 0;
+        if (routes != NULL) {
+            r = malloc((size_t)c * rsize);
+            if (r == NULL) { free(m); return 0; }
+            memcpy(r, *routes, (size_t)n * rsize);
+            if (*routes != given) free(*routes);
+            *routes = r;
+        }
+        memcpy(m, *moves, (size_t)n * msize);
+        if (*moves != first) free(*moves);
+        *moves = m;
+        *cap = c;
+        return 1;
+    }
+    """
+    bint grow_blocks "shashki_grow"(void **moves, const void *first, void **routes,
+                                    const void *given, int *cap, int n, size_t msize,
+                                    size_t rsize) noexcept nogil
+
+
+cdef inline bint list_grow(MoveList *ml, bint with_routes) noexcept nogil:
+    """Twice the room (for the moves, and for the routes `with_routes`) on the heap, the
+    entries kept; False, with `overflow` set, when there is no memory for it."""
+    if ml.moves == ml.first:
+        ml.cap = MAXMOVES
+    if grow_blocks(<void **>&ml.moves, ml.first, <void **>&ml.routes if with_routes else NULL,
+                   ml.given_routes, &ml.cap, ml.n, sizeof(Move), sizeof(Route)):
+        return True
+    ml.overflow = 1
+    return False
+
+
+cdef inline bint list_full(MoveList *ml, bint with_routes) noexcept nogil:
+    """Whether the list has no room for one more move, once it has tried to grow (True, with
+    `overflow` set, only when there was no memory); `with_routes`: it holds routes too (a
+    constant where it is called).  The first test is against the constant, so that a list that
+    never passes MAXMOVES pays one comparison, as before lists grew."""
+    return ml.n >= MAXMOVES and (ml.moves == ml.first or ml.n >= ml.cap) and \
+        not list_grow(ml, with_routes)
 
 
 # --- the perft table ---------------------------------------------------------------------------
@@ -137,7 +243,8 @@ ctypedef struct KernelOps:
     int shift[8]
     u64 edge[8]
     int men[2]
-    # every legal move, merged by (origin, destination, captured set), routes counted
+    # every legal move, merged by (origin, destination, captured set), routes counted, into
+    # a list made ready by list_init (or list_ready), which grows past MAXMOVES moves
     void (*moves)(const Pos *p, MoveList *ml) noexcept nogil
     # the same, with the route of each move in ml.routes (which the caller provides)
     void (*routes)(const Pos *p, MoveList *ml) noexcept nogil

@@ -20,7 +20,8 @@ from ..enums cimport PROMO_KING, PROMO_MAN, PROMO_STOP
 from ..kernel cimport (u64, WHITE, BLACK, MAXMOVES, MAXPATH,
                       Pos, Move, Route, MoveList, PerftTable, KernelOps, popcount, ctz, msb,
                       prefetch, nth_bit, fast_pdep, random_below,
-                      tt_slot, tt_probe, tt_store, RUN_ON, run_count, run_king, make_move)
+                      tt_slot, tt_probe, tt_store, RUN_ON, run_count, run_king, make_move,
+                      list_ready, list_full, list_drop)
 
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy

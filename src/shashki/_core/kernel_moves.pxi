@@ -91,14 +91,12 @@ cdef inline void finish(Mode *m, Ctx *c, u64 to, u64 cap, int n, bint king) noex
         if n >= 3 and c.unique:
             if seen(ml, f, t, cap):
                 return
-            if ml.n < MAXMOVES:
+            if not list_full(ml, False):
                 mv = &ml.moves[ml.n]
                 ml.n += 1
                 mv.captured = cap
                 mv.frm = <uint8_t>f
                 mv.to = <uint8_t>t
-            else:
-                ml.overflow = 1
         c.count += 1
     else:
         add_capture(m, c, ml, f, t, to, cap, n, king)
@@ -146,8 +144,7 @@ cdef inline void add_capture(Mode *m, Ctx *c, MoveList *ml, int f, int t, u64 to
     cdef Move *mv
     if n >= 3 and (Mode is Listing or ml.merge) and seen(ml, f, t, cap):
         return
-    if ml.n >= MAXMOVES:
-        ml.overflow = 1
+    if list_full(ml, Mode is Routing):
         return
     mv = &ml.moves[ml.n]
     mv.ft = c.frm ^ to
@@ -506,7 +503,8 @@ cdef void gen_moves(Side *s, Mode *m, u64 w, u64 b, u64 k, MoveList *ml) noexcep
         else:
             search_captures(s, m, w, b, k, cand, &c)
         return
-    # the longest quiet list (20 flying kings on 10x10) fits MAXMOVES: no check is needed
+    # the longest quiet list (20 flying kings on 10x10) fits MAXMOVES, which a list holds
+    # at least: no check is needed
     n = quiet_men(s, ml, 0, men, empty, 0)
     n = quiet_men(s, ml, n, men, empty, 1)
     n = quiet_men(s, ml, n, men, empty, 2)
@@ -600,9 +598,7 @@ cdef u64 count_captures(Side *s, u64 w, u64 b, u64 k, u64 cand, bint unique,
     cdef u64 jumpable = enemy if K_MEN_TAKE_KINGS else enemy & ~k
     cdef u64 men = cand & ~k
     cdef u64 final
-    seen3.n = 0
-    seen3.overflow = 0
-    c.ml = &seen3
+    cdef u64 count
     c.unique = unique
     if fast_count():
         final = final_jumps(s, men, jumpable, empty, 0, going_on)
@@ -611,6 +607,12 @@ cdef u64 count_captures(Side *s, u64 w, u64 b, u64 k, u64 cand, bint unique,
         final += final_jumps(s, men, jumpable, empty, 3, going_on)
         if not (going_on[0] | going_on[1] | going_on[2] | going_on[3] | (cand & k)):
             return final        # every capture is one man's single jump: all are equal
+    # the captures searched, and those of 3 pieces or more listed (seen3) to count each once
+    list_ready(&seen3)
+    seen3.n = 0
+    seen3.overflow = 0
+    c.ml = &seen3
+    if fast_count():
         start_search(s, &c, w, b, k)
         c.by_king = 0
         c.best = prec_key(&c, 1)
@@ -626,7 +628,9 @@ cdef u64 count_captures(Side *s, u64 w, u64 b, u64 k, u64 cand, bint unique,
         search_captures(s, counting, w, b, k, cand, &c)
     if seen3.overflow:
         overflow[0] = 1
-    return c.count
+    count = c.count
+    list_drop(&seen3)
+    return count
 
 
 cdef inline u64 count_moves(Side *s, u64 w, u64 b, u64 k, bint unique,

@@ -1,6 +1,7 @@
 # Perft of one game's kernel (included by kernel.pxi): the tree walked with a move list on the C
-# stack at each ply, the last two plies counted without lists, and an optional transposition
-# table that keys the whole position (kernel.pxd's tt_*).
+# stack at each ply (grown on the heap past MAXMOVES moves: list_grow), the last two plies
+# counted without lists, and an optional transposition table that keys the whole position
+# (kernel.pxd's tt_*).
 
 # --- perft ----------------------------------------------------------------------------------------
 
@@ -49,11 +50,13 @@ cdef u64 perft2(Side *s, u64 w, u64 b, u64 k, bint unique, int *overflow) noexce
     cdef MoveList ml
     cdef Ctx c
     cdef Move *mv
+    cdef Move *moves
     cdef u64 cand = capturers(s, w, b, k)
     cdef u64 own, men, kings, king, empty, sub
     cdef u64 total = 0
     cdef int i
     if cand:
+        list_ready(&ml)
         ml.n = 0
         ml.overflow = 0
         c.ml = &ml
@@ -63,8 +66,9 @@ cdef u64 perft2(Side *s, u64 w, u64 b, u64 k, bint unique, int *overflow) noexce
             search_captures(s, <Listing *>NULL, w, b, k, cand, &c)
         if ml.overflow:
             overflow[0] = 1
+        moves = ml.moves        # (in a register: the children's calls cannot change it)
         for i in range(ml.n):
-            mv = &ml.moves[i]
+            mv = &moves[i]
             if Side is White:
                 sub = child_count(s, w ^ mv.ft, b & ~mv.captured, (k & ~mv.captured) ^ mv.kx,
                                   unique, overflow)
@@ -72,6 +76,7 @@ cdef u64 perft2(Side *s, u64 w, u64 b, u64 k, bint unique, int *overflow) noexce
                 sub = child_count(s, w & ~mv.captured, b ^ mv.ft, (k & ~mv.captured) ^ mv.kx,
                                   unique, overflow)
             total += sub if unique else sub * mv.routes
+        list_drop(&ml)
         return total
     own = own_of(s, w, b)
     men = own & ~k
@@ -97,6 +102,7 @@ cdef u64 perft(Side *s, u64 w, u64 b, u64 k, int depth, bint unique, PerftTable 
     weighted by its routes unless `unique`."""
     cdef MoveList ml
     cdef Move *mv
+    cdef Move *moves
     cdef u64 total = 0
     cdef u64 sub, nw, nb, nk
     cdef int i
@@ -108,14 +114,16 @@ cdef u64 perft(Side *s, u64 w, u64 b, u64 k, int depth, bint unique, PerftTable 
     if depth == 2:
         total = perft2(s, w, b, k, unique, overflow)
     else:
+        list_ready(&ml)
         gen_moves(s, <Listing *>NULL, w, b, k, &ml)
         if ml.overflow:
             overflow[0] = 1
+        moves = ml.moves        # (in a register: the children's calls cannot change it)
         if tt != NULL:
             # the children's buckets are far apart in memory: ask for them all before the
             # first child is searched, so the probes below do not wait on memory one by one
             for i in range(ml.n):
-                mv = &ml.moves[i]
+                mv = &moves[i]
                 nk = (k & ~mv.captured) ^ mv.kx
                 if Side is White:
                     prefetch(&tt.buckets[tt_slot(tt, w ^ mv.ft, b & ~mv.captured, nk, BLACK,
@@ -124,7 +132,7 @@ cdef u64 perft(Side *s, u64 w, u64 b, u64 k, int depth, bint unique, PerftTable 
                     prefetch(&tt.buckets[tt_slot(tt, w & ~mv.captured, b ^ mv.ft, nk, WHITE,
                                                  depth - 1)])
         for i in range(ml.n):
-            mv = &ml.moves[i]
+            mv = &moves[i]
             nk = (k & ~mv.captured) ^ mv.kx
             if Side is White:
                 sub = perft(<Black *>NULL, w ^ mv.ft, b & ~mv.captured, nk, depth - 1, unique, tt,
@@ -133,6 +141,7 @@ cdef u64 perft(Side *s, u64 w, u64 b, u64 k, int depth, bint unique, PerftTable 
                 sub = perft(<White *>NULL, w & ~mv.captured, b ^ mv.ft, nk, depth - 1, unique, tt,
                             overflow)
             total += sub if unique else sub * mv.routes
+        list_drop(&ml)
     if tt != NULL:
         tt_store(tt, slot, w, b, k, us_of(s), depth, total)
     return total
@@ -146,6 +155,7 @@ cdef u64 perft_runs(const Pos *p, int depth, bint unique, PerftTable *tt,
     cdef MoveList ml
     cdef Pos q
     cdef Move *mv
+    cdef Move *moves
     cdef u64 total = 0
     cdef u64 sub, kw, bw
     cdef u64 slot = 0
@@ -158,14 +168,17 @@ cdef u64 perft_runs(const Pos *p, int depth, bint unique, PerftTable *tt,
         slot = tt_slot(tt, p.pieces[0], bw, kw, p.turn, depth)
         if tt_probe(tt, slot, p.pieces[0], bw, kw, p.turn, depth, &total):
             return total
+    list_ready(&ml)
     ops_moves(p, &ml)
     if ml.overflow:
         overflow[0] = 1
+    moves = ml.moves
     for i in range(ml.n):
-        mv = &ml.moves[i]
+        mv = &moves[i]
         make_move(&q, p, mv)
         sub = perft_runs(&q, depth - 1, unique, tt, overflow)
         total += sub if unique else sub * mv.routes
+    list_drop(&ml)
     if tt != NULL:
         tt_store(tt, slot, p.pieces[0], bw, kw, p.turn, depth, total)
     return total

@@ -334,6 +334,7 @@ cdef int draw_termination(const Config *cf, const Pos *p, const DrawState *d,
         return T_THREEFOLD_REPETITION
     code = draw_rule(d, p, &cf.rules, cf.skip)
     if code == T_NONE and cf.ahead and not capture and d.halfmove >= 2:
+        list_drop(ml)       # (the chunk's list, filled again)
         ops_moves(p, ml)
         if repetition_ahead(p, d.halfmove, ml, hist, nh, &cf.rules):
             return T_THREEFOLD_REPETITION
@@ -402,9 +403,10 @@ cdef void play_game(const Config *shared, Chunk *ch, int64_t game) noexcept nogi
         n = pick(pos, rnd, &drawn)
         listed = n < 0
         if listed:
+            list_drop(ml)
             ops_moves(pos, ml)
             if ml.overflow:
-                ch.error = OVERFLOW
+                ch.error = OUT_OF_MEMORY    # (a list grows past MAXMOVES while it can)
                 return
             n = ml.n
             code = termination(cf, pos, &d, n, True, ml, ch.hist, nh)

@@ -12,7 +12,8 @@ cimport cython
 from cpython.mem cimport PyMem_Realloc, PyMem_Free
 from libc.stdint cimport uint8_t, int64_t
 from libc.string cimport memcpy, memset
-from .kernel cimport u64, MAXMOVES, MAXPATH, Pos, Move as KMove, Route, MoveList, KernelOps, ctz
+from .kernel cimport (u64, MAXMOVES, MAXPATH, Pos, Move as KMove, Route, MoveList, KernelOps, ctz,
+                      list_init, list_free)
 
 import threading
 
@@ -366,7 +367,8 @@ def notation_of(variant):
 cdef int64_t STAMPS = 0
 # Where the kernel writes the moves before a table keeps the n it needs: generation runs with
 # the GIL held (it takes a fraction of a microsecond, less than releasing the GIL would cost),
-# so one buffer serves every table, and no table carries 40 KB.
+# so one buffer serves every table, and no table carries 40 KB.  A position with more than
+# MAXMOVES moves grows it on the heap, given back as soon as the table has the moves.
 cdef MoveList SCRATCH
 cdef Route SCRATCH_ROUTES[MAXMOVES]
 
@@ -374,19 +376,30 @@ cdef Route SCRATCH_ROUTES[MAXMOVES]
 cdef int table_generate(MoveTable *t, const KernelOps *ops, const Pos *p) except -1:
     """Generate the legal moves of `p` (routes of captures included) into `t`, unless they
     are already there (t.stamp set)."""
-    global STAMPS
     cdef MoveList *ml = &SCRATCH
-    cdef int i, j, n
-    cdef int cap
-    cdef void *a
     if t.stamp:
         return 0
-    ml.routes = SCRATCH_ROUTES
-    ml.merge = 1
+    list_init(ml, SCRATCH_ROUTES)
     ops.routes(p, ml)
-    if ml.overflow:  # pragma: no cover - no position of these games has that many moves
-        raise IllegalMoveError("the position has more legal moves than shashki can list")
-    n = ml.n
+    if ml.overflow:
+        list_free(ml)
+        raise MemoryError("out of memory listing the legal moves")
+    if ml.moves == ml.first:
+        return table_fill(t, ml)    # (every position of a real game: nothing to give back)
+    try:
+        table_fill(t, ml)
+    finally:
+        list_free(ml)               # (SCRATCH holds MAXMOVES in place again)
+    return 0
+
+
+cdef int table_fill(MoveTable *t, const MoveList *ml) except -1:
+    """`t` made the table of the moves and routes of `ml`."""
+    global STAMPS
+    cdef int i, j
+    cdef int cap
+    cdef void *a
+    cdef int n = ml.n
     if n > t.cap:
         cap = max(n, 2 * t.cap, 16)
         a = PyMem_Realloc(t.moves, cap * sizeof(KMove))
@@ -410,7 +423,7 @@ cdef int table_generate(MoveTable *t, const KernelOps *ops, const Pos *p) except
     memcpy(t.moves, ml.moves, n * sizeof(KMove))
     memset(t.amb, 0, n)
     if ml.moves[0].ncapt:
-        memcpy(t.routes, SCRATCH_ROUTES, n * sizeof(Route))
+        memcpy(t.routes, ml.routes, n * sizeof(Route))
         for i in range(n):
             for j in range(n):
                 if j != i and ml.moves[j].frm == ml.moves[i].frm and \

@@ -52,7 +52,7 @@ cdef struct Config:
 
 cdef enum:
     OUT_OF_MEMORY = 1
-    OVERFLOW = 2                # a move list overflowed
+    OVERFLOW = 2                # more legal moves than recorded actions can number
 
 
 # --- random numbers: one xorshift64* stream per game, seeded by splitmix64 -------------------

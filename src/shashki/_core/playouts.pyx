@@ -26,7 +26,7 @@ from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
 
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList, ctz, color_value,
-                      pext, fast_pdep)
+                      pext, fast_pdep, list_init, list_free)
 from .position cimport Kernel, Position, new_position
 from .board cimport BoardCore
 from .enums cimport T_THREEFOLD_REPETITION
@@ -41,7 +41,7 @@ import threading
 
 from ..board import Board
 from ..colors import BLACK as _BLACK, WHITE as _WHITE
-from ..errors import PlayoutsError
+from ..errors import ActionSpaceError, PlayoutsError
 from ..limits import as_int, physical_memory_mb
 from ..outcome import TERMINATION_CODES, Termination, make_outcome
 from ..variants import Variant, get_variant
@@ -292,6 +292,9 @@ cdef void record_ply(const Config *cf, Chunk *ch, const Pos *p, const MoveList *
         out[3] = color_value(p.turn)     # (as shashki.Color: WHITE 1)
     if cf.record_actions:
         if choice >= 0 and m.ncapt:
+            if ml.n > MAXMOVES:
+                ch.error = OVERFLOW     # (acts holds MAXMOVES)
+                return
             # a capture of the list: its action depends on the other captures (actions.pyx).  A
             # move drawn without the list (choice < 0) is a quiet move or a single jump where
             # every capture is one, so no other move joins its two squares: f * S + t
@@ -325,6 +328,8 @@ cdef class Run:
         cdef int c
         if self.chunks != NULL:
             for c in range(self.nchunks):
+                if self.chunks[c].ml != NULL:
+                    list_free(self.chunks[c].ml)
                 free(self.chunks[c].ml)
                 PyMem_RawFree(self.chunks[c].hist)
                 PyMem_RawFree(self.chunks[c].positions)
@@ -397,6 +402,7 @@ cdef class Run:
             self.chunks[c].ml = <MoveList *>malloc(sizeof(MoveList))
             if self.chunks[c].ml == NULL:
                 raise MemoryError()
+            list_init(self.chunks[c].ml, NULL)
 
     def run_chunk(self, int c):
         """Play the games of chunk c (0 <= c < jobs), without the GIL."""
@@ -420,8 +426,10 @@ cdef class Run:
         for c in range(self.nchunks):
             if self.chunks[c].error == OUT_OF_MEMORY:
                 raise MemoryError("out of memory recording the playouts")
-            if self.chunks[c].error == OVERFLOW:  # pragma: no cover - no position has 512
-                raise OverflowError("a position had more legal moves than the move list holds")
+            if self.chunks[c].error == OVERFLOW:
+                raise ActionSpaceError(f"a position of the playouts has more than {MAXMOVES} "
+                                       f"legal moves, which actions cannot number "
+                                       f"(docs/actions.md): play them without recording actions")
 
     def records(self):
         """(positions, actions): the records of every ply in game order, joined from the

@@ -20,7 +20,7 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.stdint cimport uint8_t
 from libc.string cimport memset
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, Route, MoveList,
-                      KernelOps, ctz, popcount, make_move, scatter, RUN_ON)
+                      KernelOps, ctz, popcount, make_move, scatter, RUN_ON, list_init, list_free)
 from .move cimport (Move, Notation, MoveTable, table_generate, table_free, table_move, table_find,
                    text_squares)
 from .perft cimport PerftTable
@@ -405,7 +405,7 @@ cdef class Placement:
         full); the quiet moves as the legal moves list them."""
         cdef MoveList *ml = <MoveList *>PyMem_Malloc(sizeof(MoveList))
         cdef Route *routes = <Route *>PyMem_Malloc(MAXMOVES * sizeof(Route))
-        cdef uint8_t amb[MAXMOVES]
+        cdef uint8_t *amb = NULL
         cdef MoveTable t
         cdef Move m
         cdef int i
@@ -413,15 +413,16 @@ cdef class Placement:
             PyMem_Free(ml)
             PyMem_Free(routes)
             raise MemoryError()
+        list_init(ml, routes)
         try:
-            ml.routes = routes
             ml.merge = 0
-            self.kernel.ops.routes(&self.pos, ml)
-            if ml.overflow:  # pragma: no cover - no position of these games has that many
-                raise IllegalMoveError("the position has more routes than shashki can list")
+            self.kernel.ops.routes(&self.pos, ml)     # (the list grows past MAXMOVES routes)
+            amb = <uint8_t *>PyMem_Malloc(max(ml.n, 1))
+            if ml.overflow or amb == NULL:
+                raise MemoryError("out of memory listing the routes")
             memset(&t, 0, sizeof(t))
             t.moves = ml.moves
-            t.routes = routes
+            t.routes = ml.routes
             t.amb = amb
             t.n = ml.n
             for i in range(ml.n):
@@ -433,8 +434,10 @@ cdef class Placement:
                 out.append(m)
             return out
         finally:
+            list_free(ml)
             PyMem_Free(ml)
             PyMem_Free(routes)
+            PyMem_Free(amb)
 
     def parse_move(self, text):
         """The legal move that `text` names, in the game's notation (shashki.notation).
@@ -629,7 +632,10 @@ A draughts position of one game (`variant`): the pieces, the side to move, and i
                 n = self.kernel.ops.perft(&self.pos, d, not paths, tt if d >= 3 else NULL,
                                           &overflow)
         if overflow:
-            raise OverflowError("a position in the tree has more moves than a move list holds")
+            # (a list grows while there is memory; the orders of one capture's pieces, which
+            # frisian and turkish tell apart, stop at kernel.pxi's ORDERS_MAX)
+            raise OverflowError("a position in the tree has more capture routes than shashki "
+                                "tells apart (65,536 of one kind), or memory ran out")
         return n
 
     def divide(self, depth, bint paths=False):

@@ -18,10 +18,10 @@
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.string cimport memset
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t
-from libc.stdlib cimport abs
+from libc.stdlib cimport abs, malloc, free
 
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move, MoveList, KernelOps, make_move, step_dir,
-                      popcount, ctz)
+                      popcount, ctz, list_init, list_free)
 from .position cimport Kernel, Placement, Position, new_position
 from .board cimport BoardCore
 from .draws cimport DrawRules, DrawState, draws_after, draw_rule
@@ -258,8 +258,23 @@ cdef inline void history_add(Engine *e, const Move *m, int bonus) noexcept nogil
 
 cdef int search(Engine *e, const Pos *p, u64 key, int depth, int alpha, int beta,
                 int ply, const DrawState *d, bint probe=False) noexcept nogil:
+    # The node's move list, given back however the node returns: in place, or on the heap
+    # past MAXMOVES moves (a set-up can have more: kernel.pxd), with the ordering scores then
     cdef MoveList ml
-    cdef int order[MAXMOVES]
+    cdef int *more_order = NULL
+    cdef int score
+    list_init(&ml, NULL)
+    score = search_node(e, p, key, depth, alpha, beta, ply, d, probe, &ml, &more_order)
+    list_free(&ml)
+    free(more_order)
+    return score
+
+
+cdef int search_node(Engine *e, const Pos *p, u64 key, int depth, int alpha, int beta,
+                     int ply, const DrawState *d, bint probe, MoveList *ml,
+                     int **more_order) noexcept nogil:
+    cdef int in_place[MAXMOVES]
+    cdef int *order = in_place
     cdef Pos child
     cdef TTEntry *te
     cdef MoveId hash_move
@@ -283,7 +298,13 @@ cdef int search(Engine *e, const Pos *p, u64 key, int depth, int alpha, int beta
         return 0
     if e.draws.crowning_wins and p.kings & p.pieces[p.turn ^ 1]:
         return ply - WIN        # breakthrough: the side that just crowned a king has won
-    e.ops.moves(p, &ml)
+    e.ops.moves(p, ml)
+    if ml.n > MAXMOVES:
+        more_order[0] = <int *>malloc(ml.n * sizeof(int))
+        if more_order[0] == NULL:
+            e.stop = 1          # no memory for this node: the search ends as if stopped
+            return 0
+        order = more_order[0]
     if ml.n == 0:
         # no legal move: the side to move has lost (won, in giveaway); sooner is bigger.  As in
         # Board.outcome(), this comes before the draw rules.
@@ -706,9 +727,13 @@ def child_keys_agree(Placement board not None):
     cdef const KernelOps *ops = board.kernel.ops
     cdef u64 key = zobrist(&board.pos)
     cdef int i
+    list_init(&ml, NULL)
     ops.moves(&board.pos, &ml)
-    for i in range(ml.n):
-        make_move(&child, &board.pos, &ml.moves[i])
-        if child_key(key, &board.pos, &ml.moves[i], &child) != zobrist(&child):
-            return False
-    return True
+    try:
+        for i in range(ml.n):
+            make_move(&child, &board.pos, &ml.moves[i])
+            if child_key(key, &board.pos, &ml.moves[i], &child) != zobrist(&child):
+                return False
+        return True
+    finally:
+        list_free(&ml)

@@ -28,7 +28,8 @@ from libc.stdint cimport int32_t, int64_t, uint8_t
 from libc.string cimport memcpy, memset
 
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList, KernelOps, ctz, color_value,
-                      popcount, make_move, random_below, prefetch)
+                      popcount, make_move, random_below, prefetch, list_init, list_free,
+                      list_drop)
 from .board cimport BoardCore
 from .position cimport Kernel, color_of
 from .draws cimport (DrawRules, DrawState, draws_after, draw_rule, third_time,
@@ -38,7 +39,7 @@ from .actions cimport PLANES, move_actions, sort_actions, position_planes, histo
 from .playouts cimport mix, next_random, regrow
 from .arrays cimport Buffer, new_buffer
 
-from ..errors import IllegalActionError, InvalidActionError, VectorEnvError
+from ..errors import ActionSpaceError, IllegalActionError, InvalidActionError, VectorEnvError
 from .position import _trusted_position
 
 #: the most legal moves of a position (a row of `legal_actions`)
@@ -116,17 +117,20 @@ cdef int list_moves(const Shared *sh, Env *e, MoveList *ml) noexcept nogil:
     """The legal actions of e.pos into e.acts, ascending: the quiet moves' straight from the
     bitboards (e.quiet: each move is made from its action), else the moves listed into e.moves
     in the same order (ml keeps them too, for the rules that look at them): 0, or NO_MEMORY /
-    OVERFLOW."""
+    OVERFLOW (more moves than MAXMOVES, which actions cannot number)."""
     cdef int n, cap
     n = sh.ops.quiet_actions(&e.pos, flip_of(sh, e), e.acts)
     e.quiet = n >= 0
     if e.quiet:
         e.n = n
         return 0
+    list_drop(ml)               # (the chunk's list, filled again)
     sh.ops.moves(&e.pos, ml)
     if ml.overflow:
-        return OVERFLOW
+        return NO_MEMORY
     n = ml.n
+    if n > MAXMOVES:
+        return OVERFLOW
     if n > e.cap:
         cap = n if n > 2 * e.cap else 2 * e.cap
         if not regrow(<void **>&e.moves, cap * sizeof(KMove)):
@@ -197,6 +201,7 @@ cdef int game_end(const Shared *sh, const Env *e, MoveList *ml) noexcept nogil:
     if code == T_NONE and sh.ahead and e.draws.halfmove >= 2 and e.quiet:
         # (only a quiet move can repeat a position, and a quiet position's actions came
         # without its moves: they are listed here, on the rare plies that get this far)
+        list_drop(ml)
         sh.ops.moves(p, ml)
         if repetition_ahead(p, e.draws.halfmove, ml, e.hist, e.nh, &sh.rules):
             return T_THREEFOLD_REPETITION
@@ -515,6 +520,8 @@ cdef class VectorCore:
             PyMem_RawFree(self.envs)
         if self.scratch != NULL:
             for i in range(self.nchunks):
+                if self.scratch[i] != NULL:
+                    list_free(self.scratch[i])
                 PyMem_RawFree(self.scratch[i])
             PyMem_RawFree(self.scratch)
         PyMem_RawFree(self.errors)
@@ -623,8 +630,7 @@ cdef class VectorCore:
             self.scratch[i] = <MoveList *>PyMem_RawMalloc(sizeof(MoveList))
             if self.scratch[i] == NULL:
                 raise MemoryError()
-            self.scratch[i].routes = NULL
-            self.scratch[i].merge = 1
+            list_init(self.scratch[i], NULL)
 
     @property
     def num_envs(self):
@@ -777,8 +783,10 @@ cdef class VectorCore:
 cdef raise_error(int err):
     if err == NO_MEMORY:
         raise MemoryError("out of memory stepping the envs")
-    if err == OVERFLOW:  # pragma: no cover - no position of these games has that many moves
-        raise OverflowError("a position had more legal moves than the move list holds")
+    if err == OVERFLOW:
+        raise ActionSpaceError(f"a position of the envs has more than {MAXMOVES} legal moves, "
+                               f"which actions cannot number (docs/actions.md; the envs are "
+                               f"lost: reset() starts again)")
     if err == ILLEGAL:
         raise IllegalActionError("an action that is not legal in its env reached the step "
                                  "(the envs are lost: reset() starts again)")
