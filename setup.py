@@ -39,6 +39,28 @@ BUILD = os.environ.get("SHASHKI_BUILD_DIR", "build")
 GENERATED = os.path.join(BUILD, "generated")
 
 
+# the names compilers and platforms give one machine
+_MACHINES = {"amd64": "x86_64", "x64": "x86_64", "arm64": "aarch64"}
+
+
+def target_machine():
+    """The machine the extension is compiled for: the one a cross build names in
+    _PYTHON_HOST_PLATFORM (as crossenv and cibuildwheel do: "linux-aarch64"), else the one
+    this interpreter runs on (under qemu-user, the emulated one: tools/aarch64.py)."""
+    host = os.environ.get("_PYTHON_HOST_PLATFORM")
+    machine = host.rsplit("-", 1)[-1] if host else platform.machine()
+    return _MACHINES.get(machine.lower(), machine.lower())
+
+
+def compiler_machine():
+    """The machine a cross compiler named in CC compiles for (aarch64-linux-gnu-gcc: aarch64),
+    or None for a compiler that names none."""
+    name = os.path.basename(os.environ.get("CC", "").split(" ")[0])
+    match = re.fullmatch(r"([a-z0-9_]+)-(?:[a-z0-9_]+-)*(?:linux|w64|mingw32|apple|darwin)"
+                         r"[a-z0-9_.-]*-(?:gcc|cc|clang)(?:-[0-9.]+)?", name)
+    return _MACHINES.get(match.group(1), match.group(1)) if match else None
+
+
 def targets_x86_64():
     """Whether the extension is compiled for x86-64 only (not the machine running setup.py:
     cibuildwheel cross-compiles macOS wheels, telling the compiler the arch in ARCHFLAGS)."""
@@ -47,11 +69,18 @@ def targets_x86_64():
     if sys.platform == "darwin" and os.environ.get("ARCHFLAGS"):
         # "-arch x86_64", "-arch arm64", or both for universal2 (then the flag must go)
         return re.findall(r"-arch\s+(\S+)", os.environ["ARCHFLAGS"]) == ["x86_64"]
-    return platform.machine().lower() in ("x86_64", "amd64")
+    return target_machine() == "x86_64"
 
 
 def check_platform():
     """Stop with one sentence where the core cannot be built, instead of the compiler's errors."""
+    cross = compiler_machine()
+    if cross is not None and cross != target_machine():
+        # an x86-64 Python with an ARM compiler would add x86-64 flags to an ARM compile
+        sys.exit(f"CC={os.environ['CC']} compiles for {cross}, but this build is for "
+                 f"{target_machine()}: a cross build runs setup.py with the target's Python "
+                 f"(tools/aarch64.py runs arm64's under qemu-user), or names the target in "
+                 f"_PYTHON_HOST_PLATFORM (linux-{cross})")
     if sys.platform == "win32" and not targets_x86_64():
         sys.exit("shashki builds on 64-bit x86 Windows only (its core uses 64-bit bit scans "
                  "that MSVC has on x64 alone); this Python is "

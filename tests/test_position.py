@@ -188,6 +188,7 @@ def test_piece_at_takes_square_names():
     assert position.piece_at("15") is None
 
 
+@pytest.mark.subprocess
 def test_the_first_use_of_a_game_from_many_threads():
     # issue 20.2: eight threads searching a game none has used yet, in a fresh process, each
     # got a kernel of its own and 7 of 8 were refused by the search
