@@ -1,0 +1,194 @@
+"""`shashki dxp`: the engine as a DXP follower (issue 33.1): games asked for and played, moves
+taken back, ends answered, and every message it cannot read answered with a CHAT, without a
+socket (DxpFollower) and over TCP; and, where pydraughts is installed (tox -e hub, CI), full
+games driven by pydraughts' DXPEngine, a peer no one here wrote."""
+
+import socket
+import threading
+
+import pytest
+
+import shashki
+from shashki import BLACK, WHITE, dxp
+from shashki.apps.dxpserve import DxpFollower, serve
+from shashki.dxp import (BackAccept, BackRequest, Chat, Frames, GameAccept, GameEnd,
+                         GameRequest, MoveMessage)
+from shashki.engine import Engine
+
+GAME = dxp.GAME.name
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return Engine(GAME, 8, egdb=False)
+
+
+def follower(engine):
+    return DxpFollower(engine, "shashki-test", movetime=0.02)
+
+
+def test_a_game_asked_for_is_accepted_and_played_by_the_side_shashki_has(engine):
+    f = follower(engine)
+    replies = f.receive(GameRequest("tester", WHITE, 0, 0))
+    assert replies[0] == GameAccept("shashki-test", dxp.ACCEPTED)
+    assert len(replies) == 2 and isinstance(replies[1], MoveMessage)     # White moves first
+    board = shashki.Board(GAME)
+    board.push(dxp.move_of(board.position, replies[1]))
+    assert f.board.fen() == board.fen()
+    # the opponent's reply, then shashki's move
+    reply = sorted(board.legal_moves)[0]
+    board.push(reply)
+    replies = f.receive(dxp.move_message(reply))
+    assert len(replies) == 1 and dxp.move_of(board.position, replies[0]) in board.legal_moves
+
+
+def test_as_black_it_waits_for_the_first_move(engine):
+    f = follower(engine)
+    assert f.receive(GameRequest("tester", BLACK, 0, 0)) == [GameAccept("shashki-test", 0)]
+    assert len(f.receive(MoveMessage(0, 32, 28))) == 1
+
+
+def test_a_position_of_its_own_and_the_end_of_the_game(engine):
+    # White (shashki) takes the last black piece: the game ends, and shashki says it won
+    position = shashki.Position(GAME, "W:W28:B23")
+    replies = follower(engine).receive(GameRequest("tester", WHITE, 0, 0, position))
+    assert replies[1] == MoveMessage(replies[1].seconds, 28, 19, (23,))
+    assert replies[2] == GameEnd(dxp.I_WIN)
+
+
+def test_moves_it_cannot_take_are_answered_and_the_game_goes_on(engine):
+    f = follower(engine)
+    f.receive(GameRequest("tester", BLACK, 0, 0))
+    (chat,) = f.receive(MoveMessage(0, 32, 26))
+    assert isinstance(chat, Chat) and chat.message.startswith("illegal: no legal move goes from "
+                                                             "32 to 26")
+    (chat,) = f.receive_text("M0000XX2600")
+    assert chat.message.startswith("not understood: the origin must be 2 digits")
+    assert len(f.receive(MoveMessage(0, 32, 28))) == 1       # the game went on
+
+
+def test_moves_taken_back(engine):
+    f = follower(engine)
+    f.receive(GameRequest("tester", BLACK, 0, 0))
+    f.receive(MoveMessage(0, 32, 28))
+    f.receive(dxp.move_message(sorted(f.board.legal_moves)[0]))
+    assert len(f.board.move_stack) == 4
+    replies = f.receive(BackRequest(1, WHITE))      # back to White's first move
+    assert replies == [BackAccept(dxp.BACK_ACCEPTED)] and not f.board.move_stack
+    assert f.receive(BackRequest(40, WHITE)) == [BackAccept(dxp.BACK_REFUSED)]
+
+
+def test_an_end_asked_for_is_answered_from_shashkis_side(engine):
+    f = follower(engine)
+    f.receive(GameRequest("tester", BLACK, 0, 0))
+    assert f.receive(GameEnd(dxp.I_LOSE, True)) == [GameEnd(dxp.I_WIN, True)]
+    assert f.board is None and f.stop
+    assert f.receive(MoveMessage(0, 32, 28))[0].message.startswith("a MOVE outside a game")
+
+
+def test_over_tcp(engine):
+    server = serve("127.0.0.1", 0, name="shashki-tcp", movetime=0.02, engine=engine)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        with socket.create_connection(server.server_address[:2], timeout=30) as sock:
+            frames = Frames()
+
+            def ask(message, count):
+                sock.sendall(message if isinstance(message, bytes) else Frames.encode(message))
+                got = []
+                while len(got) < count:
+                    got += [dxp.parse(t) for t in frames.feed(sock.recv(4096))]
+                return got
+            accept, move = ask(GameRequest("tcp", WHITE, 0, 0), 2)
+            assert accept.name == "shashki-tcp" and isinstance(move, MoveMessage)
+            (chat,) = ask(b"Xnonsense\0", 1)
+            assert chat.message.startswith("not understood: a DXP message starts with")
+            (chat,) = ask(b"C" + b"x" * 300 + b"\0", 1)
+            assert "over 127 bytes" in chat.message or "at most 127" in chat.message
+            assert ask(GameEnd(dxp.UNKNOWN, True), 1) == [GameEnd(dxp.UNKNOWN, True)]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_pydraughts_dxp_engine_plays_full_games_against_it(engine):
+    draughts = pytest.importorskip("draughts")
+    from draughts.engine import DXPEngine
+    if not hasattr(draughts, "Board"):
+        pytest.skip("the draughts module here is not pydraughts")
+    server = serve("127.0.0.1", 0, movetime=0.02, engine=engine)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        port = server.server_address[1]
+        for game in range(2):
+            peer = DXPEngine(None, {"engine-opened": True, "ip": "127.0.0.1", "port": port})
+            board = draughts.Board(variant="standard")
+            ours = shashki.Board(GAME)
+            def theirs_of(move):
+                # pydraughts' move of ours, found as its own receiver finds a MOVE's
+                m = dxp.move_message(move)
+                key = f"{m.origin:02d}{m.destination:02d}" + "".join(
+                    f"{c:02d}" for c in sorted(m.captured))
+                (found,) = [p for p in board.legal_moves() if p.hub_position_move == key]
+                return found
+
+            def ours_of(move):
+                message = MoveMessage(0, move.steps_move[0], move.steps_move[-1],
+                                      tuple(move.captures))
+                return dxp.move_of(ours.position, message)
+
+            if game:                    # the second game: the peer moves first
+                move = board.legal_moves()[0]
+                ours.push(ours_of(move))
+                board.push(move)
+            plies = 0
+            while not ours.is_game_over(claim_draw=True) and plies < 400:
+                result = peer.play(board)
+                assert result.move is not None
+                ours.push(ours_of(result.move))
+                board.push(result.move)
+                plies += 1
+                if ours.is_game_over(claim_draw=True):
+                    break
+                move = sorted(ours.legal_moves, key=str)[0]
+                board.push(theirs_of(move))
+                ours.push(move)
+                plies += 1
+            # played to its end, every move of the engine's legal here and there
+            assert ours.is_game_over(claim_draw=True), ours.fen()
+            assert board.fen == ours.position.fen() or board.is_over()
+            peer.quit()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.subprocess
+def test_the_command_serves_and_says_where():
+    import subprocess
+    import sys
+    process = subprocess.Popen([sys.executable, "-m", "shashki", "dxp", "--port", "0",
+                                "--movetime", "0.02"], stdout=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()
+        assert " DXP on 127.0.0.1:" in line
+        port = int(line.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+            sock.sendall(Frames.encode(GameRequest("cli", BLACK, 0, 0)))
+            frames, got = Frames(), []
+            while not got:
+                got = frames.feed(sock.recv(4096))
+            assert dxp.parse(got[0]) == GameAccept("shashki", dxp.ACCEPTED)
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+@pytest.mark.parametrize("args,words", [(["--port", "70000"], "--port must be a whole number"),
+                                        (["--movetime", "0"], "--movetime must be a number")])
+def test_bad_arguments_say_what_was_expected(args, words, capsys):
+    from shashki.apps.cli import main
+    with pytest.raises(SystemExit) as exc:
+        main(["dxp", *args])
+    assert exc.value.code == 2 and words in capsys.readouterr().err
