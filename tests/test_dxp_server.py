@@ -192,3 +192,46 @@ def test_bad_arguments_say_what_was_expected(args, words, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["dxp", *args])
     assert exc.value.code == 2 and words in capsys.readouterr().err
+
+
+# --- shashki's own client against its server ----------------------------------------------------
+
+@pytest.fixture
+def server(engine):
+    server = serve("127.0.0.1", 0, name="shashki-server", movetime=0.02, engine=engine)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+def test_the_client_plays_full_games_against_the_server(server):
+    from shashki.dxpclient import DxpEngine
+    for first in (True, False):          # the client's engine plays White, then Black
+        board = shashki.Board(GAME)
+        if not first:
+            board.push(sorted(board.legal_moves)[0])
+        client = DxpEngine.connect("127.0.0.1", server.server_address[1], timeout=60)
+        result = None
+        while not board.is_game_over(claim_draw=True) and len(board.move_stack) < 400:
+            result = client.play(board)
+            assert result.move in board.legal_moves
+            board.push(result.move)
+            if result.ended is not None or board.is_game_over(claim_draw=True):
+                break
+            board.push(sorted(board.legal_moves)[0])
+        assert client.engine_name == "shashki-server"
+        assert board.is_game_over(claim_draw=True)
+        client.quit()
+
+
+def test_the_client_refuses_a_board_that_is_not_its_game(server):
+    from shashki.dxpclient import DxpEngine
+    client = DxpEngine.connect("127.0.0.1", server.server_address[1], timeout=60)
+    try:
+        board = shashki.Board(GAME)
+        board.push(client.play(board).move)
+        with pytest.raises(dxp.DxpError, match="not the game the engine is playing"):
+            client.play(shashki.Board(GAME, fen="W:W31-40:B11-20"))
+    finally:
+        client.quit()
