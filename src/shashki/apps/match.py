@@ -14,8 +14,9 @@ progress) are claimed as soon as they have happened; the claim a player may make
 repeating move is not, since the side to move may be playing on to win.
 
 Players are engine specs (``"depth=4"``, ``"movetime=0.1,hash=16"``, an EngineSpec), external
-engines that speak the Hub protocol (``"hub:scan hub"``, with the match's depth or movetime), or
-any object with a ``choose(board)`` method returning a legal Move (or its text, or a
+engines that speak the Hub protocol (``"hub:scan hub"``, with the match's depth or movetime), a
+10x10 engine over DXP (``"dxp:127.0.0.1:27531"``, a follower such as ``shashki dxp``), or any
+object with a ``choose(board)`` method returning a legal Move (or its text, or a
 SearchResult), so a benchmark can put another program on one side; a plain function of the
 board works too (see shashki.apps.players).  Results are from the first player's (A's) point of view.
 """
@@ -39,7 +40,8 @@ from .games import (DEFAULT_MAX_MOVES, GameRecord, StartPosition, adjudicate, pl
                     play_record)
 from .harness import SPRT, HarnessError, PairResult, Tally, run
 from .players import (DEFAULT_DEPTH, DEFAULT_HASH_MB, EnginePlayer, EngineSpec, EngineSpecError,
-                      Player, PlayerStats, hub_command, make_player, player_name)
+                      Player, PlayerStats, dxp_address, hub_command, make_player,
+                      player_name)
 from .records import describe_outcome
 
 __all__ = ["DEFAULT_DEPTH", "DEFAULT_HASH_MB", "DEFAULT_MAX_MOVES", "MAX_GAMES",
@@ -332,7 +334,9 @@ def add_parser(sub: SubParsers) -> None:
                     "twice with colours swapped, and print the score.  An engine is a spec "
                     "such as depth=4, movetime=0.1, nodes=20000, 'depth=6,hash=16', or an "
                     "external engine that speaks the Hub protocol, 'hub:COMMAND' (e.g. "
-                    "'hub:scan hub'), searching with --depth or --movetime.")
+                    "'hub:scan hub'), searching with --depth or --movetime, or a 10x10 engine "
+                    "served over DXP, 'dxp:HOST:PORT' (e.g. a `shashki dxp`), with its own "
+                    "time.")
     p.add_argument("a", metavar="A", help="engine spec of player A (its score is reported)")
     p.add_argument("b", metavar="B", help="engine spec of player B")
     add_variant(p, "--variant", "-v", default=RUSSIAN.name)
@@ -404,8 +408,9 @@ def _rate(name: str) -> Callable[[str], float]:
 
 
 def _spec(text: str, depth: Optional[int], movetime: Optional[float]) -> Union[str, EngineSpec]:
-    """A player of the command line: ``hub:COMMAND`` as it is, else an engine spec."""
-    if hub_command(text) is not None:
+    """A player of the command line: ``hub:COMMAND`` and ``dxp:HOST:PORT`` as they are, else
+    an engine spec."""
+    if hub_command(text) is not None or dxp_address(text) is not None:
         return text
     return EngineSpec.parse(text).with_defaults(depth, movetime)
 

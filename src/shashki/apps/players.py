@@ -1,7 +1,8 @@
 """Who plays in a match: the built-in engine with the settings of an engine spec
 (``"depth=4"``, ``"movetime=0.1,hash=16"``), an external engine over the Hub protocol
-(``"hub:scan hub"``: the command after ``hub:``, with the match's limit), or any object with a
-``choose(board)`` method, or a plain function of the board.
+(``"hub:scan hub"``: the command after ``hub:``, with the match's limit), a 10x10 engine over
+DXP (``"dxp:127.0.0.1:27531"``: a follower such as ``shashki dxp``, with its own time), or any
+object with a ``choose(board)`` method, or a plain function of the board.
 
     >>> from shashki.apps.players import EngineSpec
     >>> spec = EngineSpec.parse("depth=4, hash=16, king=250")
@@ -27,6 +28,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, Optional, Protocol, Sequence, Tuple, Union
 
 from ..board import Board
+from ..dxp import GAME
+from ..dxpclient import DxpEngine
 from ..engine import EVAL_WEIGHTS, SEARCH_OPTIONS, Engine, Score, SearchResult
 from ..errors import ShashkiError
 from ..hubclient import HubEngine
@@ -34,12 +37,13 @@ from ..limits import Limit, check_hash_mb
 from ..move import Move
 from ..variants import Variant
 
-__all__ = ["DEFAULT_DEPTH", "DEFAULT_HASH_MB", "HUB_PREFIX", "EnginePlayer", "EngineSpec",
-           "EngineSpecError", "HubPlayer", "Player", "PlayerStats", "hub_command",
-           "make_player", "player_name"]
+__all__ = ["DEFAULT_DEPTH", "DEFAULT_HASH_MB", "DXP_PREFIX", "HUB_PREFIX", "DxpPlayer",
+           "EnginePlayer", "EngineSpec", "EngineSpecError", "HubPlayer", "Player", "PlayerStats",
+           "dxp_address", "hub_command", "make_player", "player_name"]
 
 #: what starts a player spec that names an external Hub engine's command
 HUB_PREFIX = "hub:"
+DXP_PREFIX = "dxp:"
 
 #: the search limit of a spec that names none, when the match gives none either
 DEFAULT_DEPTH = 6
@@ -251,6 +255,52 @@ class HubPlayer:
         self.engine.quit()
 
 
+class DxpPlayer:
+    """An engine over DXP (shashki.dxpclient), a 10x10 follower at (host, port): a connection
+    a game, since DXP asks for a game at its start with the time control of the whole game
+    (`minutes`; 0: the engine's own).  `close()` ends the last one."""
+
+    def __init__(self, host: str, port: int, variant: Variant, minutes: int = 0) -> None:
+        if variant != GAME:
+            raise EngineSpecError(f"DXP plays {GAME.name} (10x10) only, not {variant.name}")
+        self.host = host
+        self.port = port
+        self.minutes = minutes
+        self.name = f"dxp:{host}:{port}"
+        self.client: Optional[DxpEngine] = None
+
+    def new_game(self, board: Board) -> None:
+        self.close()
+
+    def choose(self, board: Board) -> SearchResult:
+        if self.client is None:
+            self.client = DxpEngine.connect(self.host, self.port, minutes=self.minutes)
+            self.name = self.client.engine_name or self.name
+        result = self.client.play(board)
+        if result.move is None:
+            raise EngineSpecError(f"{self.name} ended the game instead of moving "
+                                  f"({result.ended})")
+        if self.client.engine_name:
+            self.name = self.client.engine_name
+        return SearchResult(result.move, Score(0), [result.move], 0, 0, float(result.seconds))
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.quit()
+            self.client = None
+
+
+def dxp_address(text: str) -> Optional[Tuple[str, int]]:
+    """(host, port) of a ``dxp:HOST:PORT`` player spec, or None for another spec;
+    EngineSpecError for one that names no port."""
+    if not text.startswith(DXP_PREFIX):
+        return None
+    host, colon, port = text[len(DXP_PREFIX):].rpartition(":")
+    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise EngineSpecError(f"{text!r} is not dxp:HOST:PORT (e.g. dxp:127.0.0.1:27531)")
+    return host.strip("[]"), int(port)
+
+
 def hub_command(text: str) -> Optional[Sequence[str]]:
     """The command of a ``hub:COMMAND`` player spec (split as a shell would), or None for
     another spec; EngineSpecError for an empty one."""
@@ -280,6 +330,9 @@ def make_player(item: Any, variant: Variant, depth: Optional[int],
     """The player for `item` (an engine spec, ``hub:COMMAND``, a player, a function of the
     board), named `label` unless it has a name; a spec without limits (and a Hub engine) gets
     `depth`/`movetime`."""
+    address = dxp_address(item) if isinstance(item, str) else None
+    if address is not None:
+        return DxpPlayer(*address, variant)
     command = hub_command(item) if isinstance(item, str) else None
     if command is not None:
         return HubPlayer(command, EngineSpec().with_defaults(depth, movetime).limit, variant)
