@@ -94,6 +94,36 @@ def test_the_web_page_plays_from_such_a_set_up():
         server.server_close()
 
 
+@pytest.mark.parametrize("game,fen", [("turkish", TURKISH_MOVES), ("turkish", TURKISH_ROUTES),
+                                      ("frisian", FRISIAN_ROUTES), ("international", None),
+                                      ("russian", "W:WKa1:Bc3,e3,c5,e5,c7,e7")])
+def test_the_routes_of_one_move_are_its_share_of_all_routes(game, fen):
+    # the route a user writes is matched against the routes of the moves joining its two
+    # squares, generated for that move alone (issue 42: not the whole list); before, routes()
+    # took no move
+    position = Position(game, fen)
+    every = position.routes()
+    shares = [position.routes(move) for move in position.legal_moves]
+    assert sum(map(len, shares)) == len(every)
+    assert sorted(map(str, every)) == sorted(str(r) for share in shares for r in share)
+    for move, share in zip(position.legal_moves, shares):
+        assert share and all(r == move for r in share)
+        assert position.routes(str(move)) == share
+        # (a flying king's several landing squares before one more capture are routes that
+        # a move's count of orders of capture counts once)
+        assert len(share) >= move.routes
+
+
+def test_routes_of_a_move_refuse_what_is_not_a_legal_move():
+    position = Position("russian")
+    with pytest.raises(shashki.IllegalMoveError):
+        position.routes(Position("russian").apply("c3-d4").legal_moves[0])
+    with pytest.raises(shashki.InvalidMoveError, match="not int"):
+        position.routes(12)
+    with pytest.raises(shashki.IllegalMoveError):
+        position.routes("c3-c5")
+
+
 def _reads_back(board):
     """Every legal move's text and every route's read back to the same move."""
     position = board.position

@@ -160,12 +160,13 @@ def _match(board: Union[Position, Board], text: str, squares: List[int]) -> Move
         raise illegal_move_error(board, text, origin)
     if len(squares) > 2:
         # a route is checked against the routes the core generates: every landing square in
-        # order, the rule that a king lands where it can go on capturing included
+        # order, the rule that a king lands where it can go on capturing included; the
+        # routes of one move at a time (of the moves joining the two squares), not all
         geometry = board.variant.geometry
-        for route in board.routes():
-            if route.origin == origin and route.destination == dest and \
-                    _same_route(geometry, squares, route.path, route.captured):
-                return next(m for m in ends if m.captured_mask == route.captured_mask)
+        for move in ends:
+            for route in board.routes(move):
+                if _same_route(geometry, squares, route.path, route.captured):
+                    return move
         name = board.variant.square_name
         raise IllegalMoveError(
             f"illegal move {quote(text)}: no legal move from {name(origin)} to {name(dest)} "

@@ -102,6 +102,12 @@ ctypedef struct MoveList:
     Route *routes           # `given_routes`, or a heap block once the list has grown
     Route *given_routes     # the caller's route buffer (MAXMOVES of room), or NULL
     int merge
+    # Routing without merging: only the routes of one move (its origin and destination bits
+    # and captured squares), so that reading a route the user wrote holds that move's routes
+    # alone, not every route of the position; only_frm -1 (list_init): every route
+    int only_frm
+    int only_to
+    u64 only_captured
     Move *moves             # `first`, or a heap block once the list has grown
     Move first[MAXMOVES]
 
@@ -114,6 +120,7 @@ cdef inline void list_init(MoveList *ml, Route *routes) noexcept nogil:
     ml.routes = routes
     ml.given_routes = routes
     ml.merge = 1
+    ml.only_frm = -1
     ml.moves = ml.first
 
 

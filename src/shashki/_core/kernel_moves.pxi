@@ -144,6 +144,9 @@ cdef inline void add_capture(Mode *m, Ctx *c, MoveList *ml, int f, int t, u64 to
     cdef Move *mv
     if n >= 3 and (Mode is Listing or ml.merge) and seen(ml, f, t, cap):
         return
+    if Mode is Routing and ml.only_frm >= 0 and \
+            (f != ml.only_frm or t != ml.only_to or cap != ml.only_captured):
+        return              # a route of another move (the class of captures is still kept)
     if list_full(ml, Mode is Routing):
         return
     mv = &ml.moves[ml.n]

@@ -399,16 +399,28 @@ cdef class Placement:
         """Whether the side to move must capture."""
         return bool(self.kernel.ops.must_capture(&self.pos))
 
-    def routes(self):
+    def routes(self, move=None):
         """Every route of every legal capture, one Move each (a move several routes make is
         listed once per route, with that route's path and order of captures, and written in
-        full); the quiet moves as the legal moves list them."""
-        cdef MoveList *ml = <MoveList *>PyMem_Malloc(sizeof(MoveList))
-        cdef Route *routes = <Route *>PyMem_Malloc(MAXMOVES * sizeof(Route))
+        full); the quiet moves as the legal moves list them.  With `move` (a legal Move, or
+        its text), the routes of that move alone: only they are generated and kept."""
+        cdef MoveList *ml
+        cdef Route *routes
         cdef uint8_t *amb = NULL
         cdef MoveTable t
         cdef Move m
-        cdef int i
+        cdef int i, only = -1
+        if move is not None:
+            if isinstance(move, str):
+                move = self.parse_move(move)
+            elif not isinstance(move, Move):
+                raise InvalidMoveError(f"routes takes a Move or move text, not "
+                                       f"{type(move).__name__}")
+            only = self.legal_index(move)
+            if not self.table.moves[only].ncapt:
+                return [self.make(only)]
+        ml = <MoveList *>PyMem_Malloc(sizeof(MoveList))
+        routes = <Route *>PyMem_Malloc(MAXMOVES * sizeof(Route))
         if ml == NULL or routes == NULL:
             PyMem_Free(ml)
             PyMem_Free(routes)
@@ -416,6 +428,10 @@ cdef class Placement:
         list_init(ml, routes)
         try:
             ml.merge = 0
+            if only >= 0:
+                ml.only_frm = self.table.moves[only].frm
+                ml.only_to = self.table.moves[only].to
+                ml.only_captured = self.table.moves[only].captured
             self.kernel.ops.routes(&self.pos, ml)     # (the list grows past MAXMOVES routes)
             amb = <uint8_t *>PyMem_Malloc(max(ml.n, 1))
             if ml.overflow or amb == NULL:
