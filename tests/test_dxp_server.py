@@ -112,80 +112,95 @@ def test_over_tcp(engine):
         server.server_close()
 
 
-def test_pydraughts_dxp_engine_plays_full_games_against_it(engine):
+@pytest.mark.subprocess
+def test_pydraughts_dxp_engine_plays_full_games_against_it():
     # pydraughts 0.6.7 reads a message as whatever one recv() holds up to a NUL, NULs removed:
-    # two messages that arrive together (GAMEACC and the engine's first move, on a loaded
-    # machine) become one, the move is lost, and its DXPEngine waits for it in a busy loop
-    # for ever.  Hence the longer move time, and the games in a thread with a deadline: a
-    # lost message fails this test instead of hanging the run.  (Not in CI for that reason;
-    # tox -e hub runs it.)
+    # two messages that arrive together become one.  So `shashki dxp` sends its GAMEACC before
+    # it thinks of its first move (DxpFollower.respond), each message in a packet of its own,
+    # and runs as a process of its own here (in this process a search would hold the peer's
+    # receiving thread back until both messages had arrived).  The games run in a thread with
+    # a deadline: a lost message fails the test instead of hanging the run.
     draughts = pytest.importorskip("draughts")
     if not hasattr(draughts, "Board"):
         pytest.skip("the draughts module here is not pydraughts")
-    failures = []
-    thread = threading.Thread(target=lambda: _pydraughts_games(engine, failures), daemon=True)
-    thread.start()
-    thread.join(timeout=300)
-    assert not thread.is_alive(), "pydraughts' DXPEngine waited for a message past 300 s"
-    assert failures == ["done"], failures
-
-
-def _pydraughts_games(engine, failures):
+    import subprocess
+    import sys
+    process = subprocess.Popen([sys.executable, "-m", "shashki", "dxp", "--port", "0",
+                                "--movetime", "0.1"], stdout=subprocess.PIPE, text=True)
     try:
-        _play_pydraughts(engine)
+        port = int(process.stdout.readline().rsplit(":", 1)[1])
+        failures = []
+        thread = threading.Thread(target=lambda: _pydraughts_games(port, failures),
+                                  daemon=True)
+        thread.start()
+        thread.join(timeout=300)
+        assert not thread.is_alive(), "pydraughts' DXPEngine waited for a message past 300 s"
+        assert failures == ["done"], failures
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_the_acceptance_is_given_before_the_engine_thinks(engine):
+    # (before: GAMEACC and the first move were sent together, after the search)
+    f = follower(engine)
+    replies = f.respond(GameRequest("tester", WHITE, 0, 0))
+    assert next(replies) == GameAccept("shashki-test", dxp.ACCEPTED)
+    assert not f.board.move_stack                  # no search yet
+    assert isinstance(next(replies), MoveMessage) and len(f.board.move_stack) == 1
+    assert next(replies, None) is None
+
+
+def _pydraughts_games(port, failures):
+    try:
+        _play_pydraughts(port)
         failures.append("done")
     except BaseException as error:         # (reported by the test's thread)
         failures.append(repr(error))
 
 
-def _play_pydraughts(engine):
+def _play_pydraughts(port):
     import draughts
     from draughts.engine import DXPEngine
-    server = serve("127.0.0.1", 0, movetime=0.1, engine=engine)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        port = server.server_address[1]
-        for game in range(2):
-            peer = DXPEngine(None, {"engine-opened": True, "ip": "127.0.0.1", "port": port})
-            board = draughts.Board(variant="standard")
-            ours = shashki.Board(GAME)
-            def theirs_of(move):
-                # pydraughts' move of ours, found as its own receiver finds a MOVE's
-                m = dxp.move_message(move)
-                key = f"{m.origin:02d}{m.destination:02d}" + "".join(
-                    f"{c:02d}" for c in sorted(m.captured))
-                (found,) = [p for p in board.legal_moves() if p.hub_position_move == key]
-                return found
+    for game in range(2):
+        peer = DXPEngine(None, {"engine-opened": True, "ip": "127.0.0.1", "port": port})
+        board = draughts.Board(variant="standard")
+        ours = shashki.Board(GAME)
 
-            def ours_of(move):
-                message = MoveMessage(0, move.steps_move[0], move.steps_move[-1],
-                                      tuple(move.captures))
-                return dxp.move_of(ours.position, message)
+        def theirs_of(move):
+            # pydraughts' move of ours, found as its own receiver finds a MOVE's
+            m = dxp.move_message(move)
+            key = f"{m.origin:02d}{m.destination:02d}" + "".join(
+                f"{c:02d}" for c in sorted(m.captured))
+            (found,) = [p for p in board.legal_moves() if p.hub_position_move == key]
+            return found
 
-            if game:                    # the second game: the peer moves first
-                move = board.legal_moves()[0]
-                ours.push(ours_of(move))
-                board.push(move)
-            plies = 0
-            while not ours.is_game_over(claim_draw=True) and plies < 400:
-                result = peer.play(board)
-                assert result.move is not None
-                ours.push(ours_of(result.move))
-                board.push(result.move)
-                plies += 1
-                if ours.is_game_over(claim_draw=True):
-                    break
-                move = sorted(ours.legal_moves, key=str)[0]
-                board.push(theirs_of(move))
-                ours.push(move)
-                plies += 1
-            # played to its end, every move of the engine's legal here and there
-            assert ours.is_game_over(claim_draw=True), ours.fen()
-            assert board.fen == ours.position.fen() or board.is_over()
-            peer.quit()
-    finally:
-        server.shutdown()
-        server.server_close()
+        def ours_of(move):
+            message = MoveMessage(0, move.steps_move[0], move.steps_move[-1],
+                                  tuple(move.captures))
+            return dxp.move_of(ours.position, message)
+
+        if game:                    # the second game: the peer moves first
+            move = board.legal_moves()[0]
+            ours.push(ours_of(move))
+            board.push(move)
+        plies = 0
+        while not ours.is_game_over(claim_draw=True) and plies < 400:
+            result = peer.play(board)
+            assert result.move is not None
+            ours.push(ours_of(result.move))
+            board.push(result.move)
+            plies += 1
+            if ours.is_game_over(claim_draw=True):
+                break
+            move = sorted(ours.legal_moves, key=str)[0]
+            board.push(theirs_of(move))
+            ours.push(move)
+            plies += 1
+        # played to its end, every move of the engine's legal here and there
+        assert ours.is_game_over(claim_draw=True), ours.fen()
+        assert board.fen == ours.position.fen() or board.is_over()
+        peer.quit()
 
 
 @pytest.mark.subprocess

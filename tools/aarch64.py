@@ -1,6 +1,6 @@
 """Build the core for 64-bit ARM and test it under qemu-aarch64: what `tox -e aarch64` runs.
 
-    python tools/aarch64.py [--work DIR] [-- PYTEST ARGS]
+    python tools/aarch64.py [--work DIR] [--full] [-- PYTEST ARGS]
 
 No ARM machine is needed, only Debian's packages and PyPI:
 
@@ -15,7 +15,8 @@ No ARM machine is needed, only Debian's packages and PyPI:
    Debian's gcc-aarch64-linux-gnu, run natively), Python's headers from the unpacked root given
    in CPPFLAGS (CFLAGS would replace Python's own flags, -fwrapv -O2 -DNDEBUG among them);
 4. the tests (default: the perft suites, the positions, the search at fixed depths and the
-   bench signatures; or the pytest arguments after --) run under emulation, the build's
+   bench signatures; --full: the whole default suite, with the test extra's libraries and a
+   time limit a test; or the pytest arguments after --) run under emulation, the build's
    `shashki bench --quick` must print the signature recorded on x86-64, and a fixed-depth
    search of every game's start must find the move, score and node count that this machine's
    install finds.
@@ -42,6 +43,9 @@ TESTS = ("test_perft_suites.py", "test_position.py", "test_bench.py", "test_turk
          "test_move_lists.py", "test_fen.py", "test_notation.py")
 BUILD_DEPS = ("Cython>=3", "setuptools>=69", "wheel")
 TEST_DEPS = ("pytest>=7", "hypothesis>=6")
+# --full: a test that hangs under emulation fails at this limit (seconds) instead of stopping
+# the run
+FULL_TIMEOUT = 900
 # a fixed-depth search of each game's start: the same on every machine and build
 SEARCH = ("import json, shashki; from shashki.engine import Engine; "
           "print(json.dumps({v.name: (lambda r: [str(r.best_move), r.score.value, r.nodes])("
@@ -97,6 +101,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--work", default=str(ROOT / "build" / "aarch64"),
                         help="where the root, the venv and the build go (kept between runs)")
+    parser.add_argument("--full", action="store_true",
+                        help="the whole default suite (tests/requirements.txt installed too)")
     parser.add_argument("pytest_args", nargs="*", help="pytest's arguments (after --)")
     args = parser.parse_args(argv)
     need("qemu-aarch64", "qemu-user")
@@ -118,6 +124,9 @@ def main(argv=None):
         pip = next(wheels.glob("pip-*.whl"))
         run([*qemu, py, pip / "pip", "install", "-q", pip])
     run([*qemu, py, "-m", "pip", "install", "-q", *BUILD_DEPS, *TEST_DEPS])
+    if args.full:
+        run([*qemu, py, "-m", "pip", "install", "-q", "-r", ROOT / "tests" / "requirements.txt",
+             "pytest-timeout"])
 
     step("the core built for aarch64 (setup.py under the emulated Python)")
     src = work / "src"
@@ -151,6 +160,8 @@ def main(argv=None):
 
     step("the tests under emulation")
     tests = args.pytest_args or [str(src / "tests" / t) for t in TESTS]
+    if args.full and not args.pytest_args:
+        tests = ["-rs", f"--timeout={FULL_TIMEOUT}", str(src / "tests")]
     run([*qemu, py, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests], cwd=src, env=env)
     step("done")
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import TYPE_CHECKING, List, Optional, TextIO
+from typing import TYPE_CHECKING, Iterator, List, Optional, TextIO
 
 from .. import __version__
 from ..board import Board
@@ -47,7 +47,9 @@ _MIRRORED = {UNKNOWN: UNKNOWN, I_LOSE: I_WIN, DRAW: DRAW, I_WIN: I_LOSE}
 
 class DxpFollower:
     """The follower's side of one connection, without the socket: each message received
-    gives the messages to send back (`receive`).  `engine` searches the moves."""
+    gives the messages to send back (`receive`), each as soon as it is known (`respond`: a
+    GAMEACC goes out before the engine thinks of its first move).  `engine` searches the
+    moves."""
 
     def __init__(self, engine: Engine, name: str = "shashki",
                  movetime: float = DEFAULT_MOVETIME) -> None:
@@ -60,30 +62,42 @@ class DxpFollower:
         self.stop = False                     # the initiator wants no further game
 
     def receive(self, message: Message) -> List[Message]:
+        """The messages that answer `message`, in order."""
+        return list(self.respond(message))
+
+    def receive_text(self, text: str) -> List[Message]:
+        """`receive` of a message's text: one that cannot be read is answered with a CHAT
+        saying why (the game goes on)."""
+        return list(self.respond_text(text))
+
+    def respond(self, message: Message) -> Iterator[Message]:
+        """The messages that answer `message`, each given as soon as it is known: a server
+        sends each at once, so a peer reads an acceptance before the move that may follow it
+        (some peers, pydraughts' among them, read whatever one recv() holds as one message)."""
         if isinstance(message, GameRequest):
             return self._start(message)
         if isinstance(message, MoveMessage):
             return self._opponent_moved(message)
         if isinstance(message, GameEnd):
-            return self._ended(message)
+            return iter(self._ended(message))
         if isinstance(message, BackRequest):
             return self._back(message)
         if isinstance(message, Chat):
-            return []
-        return [Chat(f"{type(message).__name__} is not for the follower: ignored")]
+            return iter(())
+        return iter((Chat(f"{type(message).__name__} is not for the follower: ignored"),))
 
-    def receive_text(self, text: str) -> List[Message]:
-        """`receive` of a message's text: one that cannot be read is answered with a CHAT
+    def respond_text(self, text: str) -> Iterator[Message]:
+        """`respond` to a message's text: one that cannot be read is answered with a CHAT
         saying why (the game goes on)."""
         try:
             message = parse(text)
         except DxpError as error:
-            return [Chat(f"not understood: {error}"[:126])]
-        return self.receive(message)
+            return iter((Chat(f"not understood: {error}"[:126]),))
+        return self.respond(message)
 
     # --- the messages --------------------------------------------------------------------------
 
-    def _start(self, request: GameRequest) -> List[Message]:
+    def _start(self, request: GameRequest) -> Iterator[Message]:
         board = Board(GAME)
         if request.position is not None:
             board = Board(GAME, fen=request.position.fen())
@@ -95,34 +109,42 @@ class DxpFollower:
         else:
             self.per_move = self.movetime
         self.engine.new_game()
-        return [GameAccept(self.name, ACCEPTED), *self._play_if_to_move()]
+        yield GameAccept(self.name, ACCEPTED)
+        yield from self._play_if_to_move()
 
-    def _opponent_moved(self, message: MoveMessage) -> List[Message]:
+    def _opponent_moved(self, message: MoveMessage) -> Iterator[Message]:
         board = self.board
         if board is None:
-            return [Chat("a MOVE outside a game: send a GAMEREQ first")]
+            yield Chat("a MOVE outside a game: send a GAMEREQ first")
+            return
         if board.turn == self.color:
-            return [Chat("a MOVE while shashki is to move: ignored")]
+            yield Chat("a MOVE while shashki is to move: ignored")
+            return
         try:
             move = move_of(board.position, message)
         except DxpError as error:
-            return [Chat(f"illegal: {error}"[:126])]
+            yield Chat(f"illegal: {error}"[:126])
+            return
         board.push(move)
-        return self._play_if_to_move()
+        yield from self._play_if_to_move()
 
-    def _play_if_to_move(self) -> List[Message]:
+    def _play_if_to_move(self) -> Iterator[Message]:
         board = self.board
         assert board is not None
         end = self._game_end()
-        if end is not None or board.turn != self.color:
-            return [end] if end is not None else []
+        if end is not None:
+            yield end
+            return
+        if board.turn != self.color:
+            return
         start = time.monotonic()
         result = self.engine.search(board, movetime=min(self.per_move, MAX_SECONDS))
         assert result.best_move is not None
         board.push(result.best_move)
-        out: List[Message] = [move_message(result.best_move, round(time.monotonic() - start))]
+        yield move_message(result.best_move, round(time.monotonic() - start))
         end = self._game_end()
-        return out + ([end] if end is not None else [])
+        if end is not None:
+            yield end
 
     def _game_end(self) -> Optional[GameEnd]:
         """The GAMEEND shashki sends when the game has just ended (the game is then over)."""
@@ -142,19 +164,22 @@ class DxpFollower:
         self.board = None
         return [GameEnd(_MIRRORED[message.reason], message.stop)]
 
-    def _back(self, message: BackRequest) -> List[Message]:
+    def _back(self, message: BackRequest) -> Iterator[Message]:
         board = self.board
         if board is None:
-            return [BackAccept(BACK_REFUSED)]
+            yield BackAccept(BACK_REFUSED)
+            return
         # the ply of move `move` with `color` to move, counted from the game's first position
         first = board.root.turn
         color = Color(message.color)
         ply = 2 * (message.move - 1) + (0 if color == first else 1)
         if ply > len(board.move_stack):
-            return [BackAccept(BACK_REFUSED)]
+            yield BackAccept(BACK_REFUSED)
+            return
         while len(board.move_stack) > ply:
             board.pop()
-        return [BackAccept(BACK_ACCEPTED), *self._play_if_to_move()]
+        yield BackAccept(BACK_ACCEPTED)
+        yield from self._play_if_to_move()
 
 
 def _serve_connection(sock: socket.socket, follower: DxpFollower) -> None:
@@ -171,8 +196,8 @@ def _serve_connection(sock: socket.socket, follower: DxpFollower) -> None:
             frames = Frames()
             continue
         for text in texts:
-            for reply in follower.receive_text(text):
-                sock.sendall(Frames.encode(reply))
+            for reply in follower.respond_text(text):
+                sock.sendall(Frames.encode(reply))     # (at once: see respond)
         if follower.stop and follower.board is None:
             return
 
@@ -182,11 +207,15 @@ def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, *, name: str = "sha
           engine: Optional[Engine] = None) -> "socketserver.TCPServer":
     """A DXP server bound to (host, port) (port 0: any free one, `server.server_address`
     says which), serving one connection at a time; `server.serve_forever()` serves it."""
-    import socketserver     # (here: importing the command line stays light)
+    import socket           # (here: importing the command line stays light)
+    import socketserver     # (the same)
     searcher = engine or Engine(GAME)
 
     class Handler(socketserver.BaseRequestHandler):
         def handle(self) -> None:
+            # each message in a packet of its own as soon as it is sent (no Nagle delay
+            # joining an acceptance and the move after it)
+            self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             _serve_connection(self.request, DxpFollower(searcher, name, movetime))
 
     class Server(socketserver.TCPServer):
