@@ -311,3 +311,40 @@ def test_shashki_match_plays_shashki_dxp(server):
     assert main(["match", f"dxp:127.0.0.1:{port}", "depth=1", "--variant", GAME,
                  "--games", "2", "--max-moves", "20"], out) == 0
     assert f"dxp:127.0.0.1:{port}" in out.getvalue() and "depth=1" in out.getvalue()
+
+
+def test_configure_sets_what_the_game_request_carries():
+    # (before: DxpEngine had no configure, as python-chess's engines and HubEngine have)
+    from shashki.dxpclient import DxpEngine
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        client = DxpEngine(ours, timeout=10)
+        assert client.options == {"name": "shashki", "minutes": 0, "moves": 0, "timeout": 10}
+        client.configure({"name": "tester", "minutes": 5, "moves": 75})
+        theirs.sendall(Frames.encode(GameAccept("peer", dxp.ACCEPTED)))
+        theirs.sendall(Frames.encode(MoveMessage(0, 18, 23)))
+        board = shashki.Board(GAME)
+        board.push(board.parse_move("33-29"))
+        assert str(client.play(board).move) == "18-23"
+        request = dxp.parse(Frames().feed(theirs.recv(4096))[0])
+        assert (request.name, request.minutes, request.moves) == ("tester", 5, 75)
+
+
+@pytest.mark.parametrize("options,words", [
+    ({"hash": 64}, "no option 'hash'; it has name, minutes, moves, timeout"),
+    ({"minutes": 1000}, "minutes must be a whole number from 0 to 999"),
+    ({"moves": -1}, "moves must be a whole number from 0 to 999"),
+    ({"moves": True}, "moves must be a whole number"),
+    ({"timeout": 0}, "timeout must be a number of seconds above 0"),
+    ({"timeout": float("nan")}, "timeout must be a number of seconds above 0"),
+    ({"name": "Шашки"}, "name must be ASCII text"),
+    ({"minutes": 5, "moves": "75"}, "moves must be a whole number")])
+def test_configure_refuses_what_it_cannot_send_and_changes_nothing(options, words):
+    from shashki.dxpclient import DxpEngine
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        client = DxpEngine(ours)
+        before = client.options
+        with pytest.raises(dxp.DxpError, match=words):
+            client.configure(options)
+        assert client.options == before

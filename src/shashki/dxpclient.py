@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import socket
 from dataclasses import dataclass
-from typing import List, Optional, Tuple
+from typing import Dict, List, Mapping, Optional, Tuple
 
 from .board import Board
 from .dxp import (ACCEPTED, UNKNOWN, Chat, DxpError, Frames, GameAccept, GameEnd, GameRequest,
@@ -51,6 +51,41 @@ class DxpEngine:
         self._frames = Frames()
         self._queue: List[Message] = []
         self._board: Optional[Board] = None      # the game as the engine knows it
+
+    #: what `configure` sets: DXP has no engine options, only what a game request carries
+    #: (the initiator's name, the time control) and how long to wait for an answer
+    OPTIONS = ("name", "minutes", "moves", "timeout")
+
+    @property
+    def options(self) -> Dict[str, object]:
+        """The settings `configure` takes, with their values (python-chess's `options`)."""
+        return {name: getattr(self, name) for name in self.OPTIONS}
+
+    def configure(self, options: Mapping[str, object]) -> None:
+        """Set `name`, `minutes`, `moves` (the time control of the games asked for: 0 to 999
+        each) and `timeout` (seconds to wait for a message) by name, as python-chess's
+        engines are configured; a time control applies from the next game (DXP fixes it for
+        a whole game).  DxpError, with nothing changed, for any other name or a value that
+        does not fit."""
+        checked: Dict[str, object] = {}
+        for key, value in options.items():
+            if key not in self.OPTIONS:
+                raise DxpError(f"a DXP engine has no option {key!r}; it has "
+                               f"{', '.join(self.OPTIONS)}")
+            if key == "name":
+                if not isinstance(value, str) or not value.isascii():
+                    raise DxpError(f"name must be ASCII text (32 characters are sent), not "
+                                   f"{value!r}")
+            elif key == "timeout":
+                if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+                        not 0 < value < float("inf"):
+                    raise DxpError(f"timeout must be a number of seconds above 0, not {value!r}")
+            elif isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 999:
+                raise DxpError(f"{key} must be a whole number from 0 to 999 (its GAMEREQ field "
+                               f"has 3 digits), not {value!r}")
+            checked[key] = value
+        for key, value in checked.items():
+            setattr(self, key, value)
 
     @classmethod
     def connect(cls, host: str, port: int, *, name: str = "shashki", minutes: int = 0,
