@@ -15,6 +15,7 @@ import sys
 from typing import TextIO
 
 from .. import bench, build_info
+from .about import version_text
 from .args import SubParsers, add_command
 
 __all__ = ["add_parser", "cmd_bench"]
@@ -57,12 +58,9 @@ def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
                   out, indent=2)
         out.write("\n")
     else:
-        have = [name.upper() for name, on in info["cpu"].items() if on]
         perfts = sum(c.kind == "perft" for c in result.counts)
         searches = len(result.counts) - perfts
-        print(f"shashki {info['version']}, kernels {info['code_path']} "
-              f"(CPU: {', '.join(have) or 'no POPCNT, BMI2 or AVX2'}); {result.suite} suite",
-              file=out)
+        print(f"{version_text()}; {result.suite} suite", file=out)
         print(f"perft   {perfts:3} counts   {result.leaves:>13,} leaves "
               f"{result.perft_seconds:7.3f} CPU-s {leaves_rate / 1e6:8.1f} M leaves/s", file=out)
         print(f"search  {searches:3} searches {result.nodes:>13,} nodes  "

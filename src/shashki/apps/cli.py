@@ -19,13 +19,13 @@ import sys
 import time
 from typing import Dict, Iterable, List, Optional, Sequence, TextIO, Tuple
 
-from .. import __version__, build_info
 from .._text import natural_key
 from .. import perft as runner
 from ..board import Board
 from ..limits import MAX_HASH_MB
 from ..perft import PerftResult, Task
 from . import benchcmd, dxpserve, egdbcmd, hub, match, play, serve
+from .about import version_text
 from .args import SubParsers, add_command, add_variant, depth_range, whole
 
 __all__ = ["ProgressBars", "UsageError", "build_parser", "cmd_perft", "main"]
@@ -38,15 +38,6 @@ MIN_RATED_SECONDS = 0.001
 class UsageError(Exception):
     """Arguments that parse one by one but do not go together: the command's usage is
     printed with the message, and the status is 2."""
-
-
-def version_text() -> str:
-    """The version and the build of the kernels this CPU runs, with the CPU's features: what a
-    bug report needs to say."""
-    info = build_info()
-    have = [name.upper() for name, on in info["cpu"].items() if on]
-    return (f"shashki {info['version']} (kernels {info['code_path']}; "
-            f"CPU: {', '.join(have) or 'no POPCNT, BMI2 or AVX2'})")
 
 
 def build_parser() -> argparse.ArgumentParser:
