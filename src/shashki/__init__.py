@@ -11,6 +11,7 @@ english (american checkers), international and the others of the docs' games pag
 
 import typing as _typing
 
+from ._core.game import Game
 from ._core.position import Position
 from .board import Board, LegalMoves
 from .colors import BLACK, WHITE, Color
@@ -75,7 +76,7 @@ def build_info() -> _typing.Dict[str, _typing.Any]:
 
 
 __all__ = [
-    "Board", "LegalMoves", "Move", "Position", "Variant", "VARIANTS", "get_variant", "Color", "WHITE", "BLACK",
+    "Board", "Game", "LegalMoves", "Move", "Position", "Variant", "VARIANTS", "get_variant", "Color", "WHITE", "BLACK",
     "ShashkiError", "InvalidFenError", "InvalidMoveError", "IllegalMoveError",
     "AmbiguousMoveError", "InvalidVariantError", "InvalidPdnError", "InvalidOpeningError",
     "InvalidSquareError", "InvalidActionError", "IllegalActionError", "ActionSpaceError",

@@ -14,10 +14,11 @@ from .diagram import UNICODE_PIECES, diagram
 from ._core import actions as _actions
 from ._core.arrays import Buffer
 from ._core.board import BoardCore, LegalMoves
+from ._core.game import fmjd_setting
 from ._core.move import Move
 from ._core.position import Position
 from .colors import BLACK, WHITE, Color
-from .errors import InvalidPieceError, InvalidVariantError
+from .errors import InvalidPieceError
 from .fen import parse_fen
 from .piece import Piece
 from .status import CROWNED, HELD, Status, position_status
@@ -58,7 +59,7 @@ class Board(BoardCore):
                  fmjd_draw_rules: Optional[bool] = None) -> None:
         chosen = get_variant(variant)
         position = Position(chosen, fen)
-        self._reset(position, _fmjd_setting(chosen, fmjd_draw_rules), _root_ply(position, fen))
+        self._reset(position, fmjd_setting(chosen, fmjd_draw_rules), _root_ply(position, fen))
 
     @classmethod
     def from_position(cls, position: Position, *,
@@ -74,7 +75,7 @@ class Board(BoardCore):
             raise TypeError(f"from_position takes a shashki.Position, not "
                             f"{type(position).__name__}")
         board = cls.__new__(cls)
-        board._reset(position, _fmjd_setting(position.variant, fmjd_draw_rules))
+        board._reset(position, fmjd_setting(position.variant, fmjd_draw_rules))
         return board
 
     def set_fen(self, fen: str) -> None:
@@ -323,22 +324,6 @@ def _refusal(variant: Variant, square: int, color: Color, king: bool, status: St
             f"{most} in {variant.name} (the men of a full start on its board)")
 
 
-def _fmjd_setting(variant: Variant, value: Optional[bool]) -> bool:
-    """Whether the FMJD-64 endgame draw rules (7.2.4-7.2.8) apply: by default where the game's
-    record says so (russian); they may be turned on for brazilian, the other flying-king game
-    played to win, and off anywhere."""
-    if value is None:
-        return variant.fmjd_endgame_rules
-    if not isinstance(value, bool):
-        raise InvalidVariantError(
-            f"fmjd_draw_rules must be True, False or None (the game's default), not {value!r}")
-    if value and value != variant.fmjd_endgame_rules and \
-            not (variant.flying_kings and not variant.reversed_goal):
-        raise InvalidVariantError(
-            f"the FMJD-64 draw rules are for russian and brazilian, not {variant.name}")
-    return value
-
-
 def _root_ply(position: Position, fen: Optional[str]) -> int:
     """The plies before `position` by its FEN's move number (lidraughts' ``:F<n>``), or -1
     when the FEN gives none."""
@@ -353,7 +338,7 @@ def _root_ply(position: Position, fen: Optional[str]) -> int:
 def _unpickle(cls: Type[Board], root: Position, fmjd: bool, moves: Any,
               counters: Tuple[int, int, int, int], root_ply: int = -1) -> Board:
     board = cls.__new__(cls)
-    board._reset(root, _fmjd_setting(root.variant, fmjd), root_ply)
+    board._reset(root, fmjd_setting(root.variant, fmjd), root_ply)
     if not moves:
         board._set_draws(*counters)
     for origin, destination, captured in moves:

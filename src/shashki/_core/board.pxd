@@ -2,6 +2,7 @@ from .kernel cimport Pos, KernelOps
 from .move cimport Move
 from .position cimport Placement
 from .draws cimport DrawRules, DrawState
+from .game cimport Game
 
 
 ctypedef struct Ply:
@@ -10,7 +11,10 @@ ctypedef struct Ply:
 
 
 cdef class BoardCore(Placement):
+    cdef readonly Game game             # the rules: kernel, notation, draw rules (shashki.Game)
     cdef const KernelOps *ops
+    # the game's draw rules, claims and goal, copied from `game` where the every-ply code
+    # reads them
     cdef DrawRules draw_rules
     cdef int claims                     # bits (1 << Termination) of the draws a player claims
     cdef bint reversed_goal

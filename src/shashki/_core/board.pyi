@@ -4,6 +4,7 @@ from typing import List, Optional, TypeVar
 
 from ..colors import Color
 from ..outcome import DrawCounters, Outcome
+from .game import Game
 from .move import Move
 from .position import Placement, Position
 
@@ -32,6 +33,8 @@ class BoardCore(Placement):
 
     move_stack: List[Move]
     fmjd_draw_rules: bool
+    @property
+    def game(self) -> Game: ...
     @property
     def root_ply(self) -> int: ...
     def _reset(self, position: Position, fmjd: bool, root_ply: int = -1) -> None: ...

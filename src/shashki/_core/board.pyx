@@ -18,6 +18,7 @@ from libc.string cimport memcpy, memset
 from .kernel cimport u64, WHITE, BLACK, RUN_ON, Pos, Move as KMove, KernelOps, make_move
 from .move cimport Move, Notation, MoveTable, table_move
 from .position cimport Kernel, Placement, Position, new_position, same_pos
+from .game cimport Game, game_of
 from .draws cimport DrawRules, DrawState, draws_start, draws_after, draw_rule, reversible
 from .enums cimport (T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KINGS_VS_LONE_KING,
                      T_KINGS_ONLY_MOVES, T_BALANCE_UNCHANGED, T_LONE_KING_ON_MAIN_ROAD,
@@ -143,17 +144,15 @@ cdef class BoardCore(Placement):
         """Set the position and its game; the history is cleared and the draw counters count
         from here.  `root_ply`: the plies of the game before this position (-1: as if it
         were the game's first move, or the reply to it)."""
-        variant = position.notation.variant
+        cdef Game game = game_of(position.notation.variant, fmjd)
+        self.game = game
         self.fmjd_draw_rules = fmjd
-        self.kernel = position.kernel
-        self.ops = position.kernel.ops
-        self.notation = position.notation
-        set_draw_rules(&self.draw_rules, variant, fmjd,
-                       self.kernel.to_ghost(variant.geometry.main_road_mask))
-        self.claims = 0
-        for name in variant.draw_claims:
-            self.claims |= 1 << _TERMINATION_CODES[name]
-        self.reversed_goal = variant.reversed_goal
+        self.kernel = game.kernel
+        self.ops = game.kernel.ops
+        self.notation = game.notation
+        self.draw_rules = game.draw_rules
+        self.claims = game.claims
+        self.reversed_goal = game.reversed_goal
         self.restart(&position.pos, root_ply)
 
     cdef int restart(self, const Pos *p, int root_ply) except -1:
@@ -307,6 +306,7 @@ cdef class BoardCore(Placement):
         b.kernel = self.kernel
         b.ops = self.ops
         b.notation = self.notation
+        b.game = self.game
         b.draw_rules = self.draw_rules
         b.claims = self.claims
         b.reversed_goal = self.reversed_goal
@@ -487,29 +487,4 @@ cdef class BoardCore(Placement):
 
 
 # the Python side of game end (shashki.outcome), bound when that module is loaded
-from ..outcome import DrawCounters as _DrawCounters, make_outcome as _make_outcome, \
-    TERMINATION_CODES as _TERMINATION_CODES
-
-
-cdef void set_draw_rules(DrawRules *r, object variant, bint endgame, u64 main_road) except *:
-    """The draw rules of a game's record (shashki.variants.Variant), with or without its
-    endgame rules (Variant.endgame_draws)."""
-    memset(r, 0, sizeof(DrawRules))
-    r.kings_only_plies = 2 * variant.kings_only_limit
-    r.no_progress_plies = 2 * variant.no_progress_limit
-    r.crowning_wins = variant.crowning_wins
-    r.main_road = main_road
-    e = variant.endgame_draws
-    if endgame and e is not None:
-        r.lone_king_moves = e.kings_vs_lone_king
-        r.balance_plies[0] = 2 * e.balance[0]
-        r.balance_plies[1] = 2 * e.balance[1]
-        r.three_moves = e.three_vs_lone_king
-        r.three_on_road = e.three_on_main_road
-        r.few_moves = e.few_vs_lone_king
-        r.each_side = e.each_side
-        r.two_kings_plies = 2 * e.two_kings_vs_king
-        r.king_pair_plies = 2 * e.king_vs_king
-        r.one_piece_each = e.one_piece_each
-    # on a full board (turkish) men step sideways: the rows are `files` bits, bit = square
-    r.sideways_row = 0 if variant.geometry.dark_squares else variant.geometry.files
+from ..outcome import DrawCounters as _DrawCounters, make_outcome as _make_outcome

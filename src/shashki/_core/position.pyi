@@ -8,6 +8,7 @@ from ..outcome import Outcome
 from ..piece import Piece
 from ..status import Status
 from ..variants import Variant
+from .game import Game
 from .move import Move
 from .perft import PerftTable
 
@@ -59,6 +60,8 @@ class Position(Placement):
 
     def __init__(self, variant: Union[str, Variant, None] = None,
                  fen: Optional[str] = None) -> None: ...
+    @property
+    def game(self) -> Game: ...
     @classmethod
     def from_masks(cls, variant: Union[str, Variant], white: int, black: int, kings: int,
                    turn: Union[Color, int, bool],

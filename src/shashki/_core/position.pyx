@@ -530,6 +530,13 @@ A draughts position of one game (`variant`): the pieces, the side to move, and i
         return _trusted_position(chosen, white, black, kings, int(turn), runs)
 
     @property
+    def game(self):
+        """The rules this position is played by: the shashki.Game of its game with the
+        game's default draw setting (a Board's `game` has the board's setting)."""
+        from .game import default_game  # (here: the game module cimports this one)
+        return default_game(self.notation.variant)
+
+    @property
     def legal_moves(self):
         """The legal moves, a tuple of Move (captures are compulsory: when there is one, only
         captures, and only those the game's precedence allows)."""

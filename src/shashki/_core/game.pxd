@@ -1,0 +1,18 @@
+from .draws cimport DrawRules
+from .move cimport Notation
+from .position cimport Kernel
+
+
+cdef class Game:
+    cdef readonly object variant        # the game's record (shashki.variants.Variant)
+    cdef readonly bint fmjd_draw_rules  # the game's endgame draw rules in force
+    cdef Kernel kernel
+    cdef Notation notation
+    cdef DrawRules draw_rules
+    cdef int claims                     # bits (1 << Termination) of the draws a player claims
+    cdef bint reversed_goal             # giveaway, antidraughts: the side with no move wins
+
+    cdef int build(self, object variant, bint fmjd) except -1
+
+
+cdef Game game_of(object variant, bint fmjd_draw_rules)

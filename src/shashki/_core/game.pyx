@@ -1,0 +1,153 @@
+# cython: language_level=3
+"""shashki.Game: the rules of one game as the core plays them, built once from its record.
+
+A Game is what a game's record (shashki.variants.Variant) and a draw setting make in C: the
+compiled kernel that generates its moves, its notation, and its draw rules (the limits of
+shashki.variants with the FMJD-64 endgame rules on or off), and which draws a player must
+claim.  One object serves every Board and Position of the same game and draw setting
+(OpenSpiel's Game beside its States): `board.game is Game.of("russian")` for a russian
+board with the default setting.  A Board reads its rules from its Game; the search, the
+playouts, the vector env and the endgame tables still take them from a Board (issue 31's
+next steps)."""
+
+from libc.string cimport memset
+from .kernel cimport u64
+from .draws cimport DrawRules
+from .move cimport Notation
+from .position cimport Kernel
+
+from .move import notation_of
+from .position import Position, kernel_of
+from ..errors import InvalidVariantError
+from ..outcome import TERMINATION_CODES
+from ..variants import DEFAULT, get_variant
+
+# (variant name, fmjd_draw_rules) -> its Game: one per game and setting, built on first use
+cdef dict GAMES = {}
+
+
+cdef Game game_of(object variant, bint fmjd_draw_rules):
+    """The Game of a record and a draw setting already checked (fmjd_setting)."""
+    cdef Game game = GAMES.get((variant.name, fmjd_draw_rules))
+    if game is None:
+        game = Game.__new__(Game)
+        game.build(variant, fmjd_draw_rules)
+        game = GAMES.setdefault((variant.name, fmjd_draw_rules), game)
+    return game
+
+
+def fmjd_setting(variant, value):
+    """Whether the FMJD-64 endgame draw rules (7.2.4-7.2.8) apply: by default where the game's
+    record says so (russian); they may be turned on for brazilian, the other flying-king game
+    played to win, and off anywhere.  InvalidVariantError for any other value."""
+    if value is None:
+        return variant.fmjd_endgame_rules
+    if not isinstance(value, bool):
+        raise InvalidVariantError(
+            f"fmjd_draw_rules must be True, False or None (the game's default), not {value!r}")
+    if value and value != variant.fmjd_endgame_rules and \
+            not (variant.flying_kings and not variant.reversed_goal):
+        raise InvalidVariantError(
+            f"the FMJD-64 draw rules are for russian and brazilian, not {variant.name}")
+    return value
+
+
+def default_game(variant):
+    """The Game of a record with its default draw setting (Position.game)."""
+    return game_of(variant, variant.fmjd_endgame_rules)
+
+
+cdef class Game:
+    """Game(variant=None, fmjd_draw_rules=None)
+--
+
+The rules of one game (`variant`: a name or a shashki.Variant; None: russian) with its
+    endgame draw rules on or off (`fmjd_draw_rules`; None: the game's default, as Board
+    takes it).  Immutable and hashable; equal Games are the same rules.  `Game.of(...)` is
+    the one object that every Board and Position of that game and setting shares.
+
+    >>> import shashki
+    >>> game = shashki.Game("russian")
+    >>> game
+    Game('russian', fmjd_draw_rules=True)
+    >>> shashki.Board("russian").game is shashki.Game.of("russian")
+    True
+    >>> game.board().perft(4)
+    1469
+    """
+
+    def __init__(self, variant=None, fmjd_draw_rules=None):
+        chosen = DEFAULT if variant is None else get_variant(variant)
+        self.build(chosen, fmjd_setting(chosen, fmjd_draw_rules))
+
+    @staticmethod
+    def of(variant=None, fmjd_draw_rules=None):
+        """The shared Game of `variant` and the draw setting (the arguments as Game's)."""
+        chosen = DEFAULT if variant is None else get_variant(variant)
+        return game_of(chosen, fmjd_setting(chosen, fmjd_draw_rules))
+
+    cdef int build(self, object variant, bint fmjd) except -1:
+        self.variant = variant
+        self.fmjd_draw_rules = fmjd
+        self.kernel = kernel_of(variant)
+        self.notation = notation_of(variant)
+        set_draw_rules(&self.draw_rules, variant, fmjd,
+                       self.kernel.to_ghost(variant.geometry.main_road_mask))
+        self.claims = 0
+        for name in variant.draw_claims:
+            self.claims |= 1 << TERMINATION_CODES[name]
+        self.reversed_goal = variant.reversed_goal
+        return 0
+
+    @property
+    def name(self):
+        """The game's name (its record's)."""
+        return self.variant.name
+
+    def board(self, fen=None):
+        """A new Board of this game and draw setting: its start, or the position of `fen`."""
+        from ..board import Board   # (here: shashki.board imports the core, this among it)
+        return Board(self.variant, fen=fen, fmjd_draw_rules=self.fmjd_draw_rules)
+
+    def position(self, fen=None):
+        """The game's start position, or the position of `fen` (a Position)."""
+        return Position(self.variant, fen)
+
+    def __eq__(self, other):
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.variant is (<Game>other).variant and \
+            self.fmjd_draw_rules == (<Game>other).fmjd_draw_rules
+
+    def __hash__(self):
+        return hash((self.variant.name, self.fmjd_draw_rules))
+
+    def __repr__(self):
+        return f"Game({self.variant.name!r}, fmjd_draw_rules={bool(self.fmjd_draw_rules)})"
+
+    def __reduce__(self):
+        return (Game.of, (self.variant.name, bool(self.fmjd_draw_rules)))
+
+
+cdef void set_draw_rules(DrawRules *r, object variant, bint endgame, u64 main_road) except *:
+    """The draw rules of a game's record (shashki.variants.Variant), with or without its
+    endgame rules (Variant.endgame_draws)."""
+    memset(r, 0, sizeof(DrawRules))
+    r.kings_only_plies = 2 * variant.kings_only_limit
+    r.no_progress_plies = 2 * variant.no_progress_limit
+    r.crowning_wins = variant.crowning_wins
+    r.main_road = main_road
+    e = variant.endgame_draws
+    if endgame and e is not None:
+        r.lone_king_moves = e.kings_vs_lone_king
+        r.balance_plies[0] = 2 * e.balance[0]
+        r.balance_plies[1] = 2 * e.balance[1]
+        r.three_moves = e.three_vs_lone_king
+        r.three_on_road = e.three_on_main_road
+        r.few_moves = e.few_vs_lone_king
+        r.each_side = e.each_side
+        r.two_kings_plies = 2 * e.two_kings_vs_king
+        r.king_pair_plies = 2 * e.king_vs_king
+        r.one_piece_each = e.one_piece_each
+    # on a full board (turkish) men step sideways: the rows are `files` bits, bit = square
+    r.sideways_row = 0 if variant.geometry.dark_squares else variant.geometry.files
