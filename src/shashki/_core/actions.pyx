@@ -302,7 +302,7 @@ cdef void history_planes(BoardCore board, float *p, int cells) except *:
     cdef float v[PLANES]
     cdef int k
     history_values(&board.draw_rules, &board.draws, &board.pos,
-                   board.repetitions(&board.pos, board.draws.halfmove, 3),
+                   board.repetitions(3),
                    board.ops.king_limit != 0, v)
     for k in range(5, PLANES):
         if v[k]:

@@ -5,11 +5,6 @@ from .draws cimport DrawRules, DrawState
 from .game cimport Game
 
 
-ctypedef struct Ply:
-    Pos pos                             # the position before the move
-    DrawState draws
-
-
 cdef class BoardCore(Placement):
     cdef readonly Game game             # the rules: kernel, notation, draw rules (shashki.Game)
     cdef const KernelOps *ops
@@ -19,7 +14,10 @@ cdef class BoardCore(Placement):
     cdef int claims                     # bits (1 << Termination) of the draws a player claims
     cdef bint reversed_goal
     cdef DrawState draws
-    cdef Ply *hist
+    # the history: before each ply played, the position and the draw counters (two arrays:
+    # the positions are the history that draws.pxd counts repetitions over)
+    cdef Pos *hist
+    cdef DrawState *hist_draws
     cdef int nhist
     cdef int cap_hist
     cdef public list move_stack
@@ -29,6 +27,6 @@ cdef class BoardCore(Placement):
     cdef int restart(self, const Pos *p, int root_ply) except -1
     cdef int grow_history(self) except -1
     cdef int push_index(self, int i, Move move) except -1
-    cdef int repetitions(self, const Pos *p, int window, int limit) noexcept
+    cdef int repetitions(self, int limit) noexcept
     cdef bint repetition_ahead(self) except -1
     cdef int _termination(self, int skip) except -1

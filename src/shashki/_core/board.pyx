@@ -19,7 +19,9 @@ from .kernel cimport u64, WHITE, BLACK, RUN_ON, Pos, Move as KMove, KernelOps, m
 from .move cimport Move, Notation, MoveTable, table_move
 from .position cimport Kernel, Placement, Position, new_position, same_pos
 from .game cimport Game, game_of
-from .draws cimport DrawRules, DrawState, draws_start, draws_after, draw_rule, reversible
+from .draws cimport (DrawRules, DrawState, draws_start, draws_after, reversible, occurrences,
+                     game_end, winner_of)
+from . cimport draws
 from .enums cimport (T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KINGS_VS_LONE_KING,
                      T_KINGS_ONLY_MOVES, T_BALANCE_UNCHANGED, T_LONE_KING_ON_MAIN_ROAD,
                      T_FEW_PIECES_VS_LONE_KING, T_NO_PROGRESS, T_KING_CROWNED)
@@ -133,12 +135,14 @@ cdef class BoardCore(Placement):
 
     def __cinit__(self, *args, **kwargs):
         self.hist = NULL
+        self.hist_draws = NULL
         self.nhist = 0
         self.cap_hist = 0
         self.move_stack = []
 
     def __dealloc__(self):
         PyMem_Free(self.hist)
+        PyMem_Free(self.hist_draws)
 
     def _reset(self, Position position not None, bint fmjd, int root_ply=-1):
         """Set the position and its game; the history is cleared and the draw counters count
@@ -215,7 +219,7 @@ cdef class BoardCore(Placement):
     def root(self):
         """The position before the first move of the history (the position now if none)."""
         return new_position(self.kernel, self.notation,
-                            &self.hist[0].pos if self.nhist else &self.pos)
+                            &self.hist[0] if self.nhist else &self.pos)
 
     # --- moves ---------------------------------------------------------------------------------
 
@@ -228,12 +232,10 @@ cdef class BoardCore(Placement):
     cdef int push_index(self, int i, Move move) except -1:
         cdef KMove km = self.table.moves[i]
         cdef Pos before = self.pos
-        cdef Ply *ply
         if self.nhist == self.cap_hist:
             self.grow_history()
-        ply = &self.hist[self.nhist]
-        ply.pos = self.pos
-        ply.draws = self.draws
+        self.hist[self.nhist] = self.pos
+        self.hist_draws[self.nhist] = self.draws
         self.nhist += 1
         make_move(&self.pos, &before, &km)
         draws_after(&self.draws, &before, &km, &self.pos, &self.draw_rules)
@@ -243,10 +245,14 @@ cdef class BoardCore(Placement):
 
     cdef int grow_history(self) except -1:
         cdef int cap = max(64, 2 * self.cap_hist)
-        cdef void *a = PyMem_Realloc(self.hist, cap * sizeof(Ply))
+        cdef void *a = PyMem_Realloc(self.hist, cap * sizeof(Pos))
         if a == NULL:
             raise MemoryError()
-        self.hist = <Ply *>a
+        self.hist = <Pos *>a
+        a = PyMem_Realloc(self.hist_draws, cap * sizeof(DrawState))
+        if a == NULL:
+            raise MemoryError()
+        self.hist_draws = <DrawState *>a
         self.cap_hist = cap
         return 0
 
@@ -275,8 +281,8 @@ cdef class BoardCore(Placement):
         if not self.nhist:
             raise IndexError("pop from a board with no moves played")
         self.nhist -= 1
-        self.pos = self.hist[self.nhist].pos
-        self.draws = self.hist[self.nhist].draws
+        self.pos = self.hist[self.nhist]
+        self.draws = self.hist_draws[self.nhist]
         self.table.stamp = 0
         return self.move_stack.pop()
 
@@ -315,10 +321,12 @@ cdef class BoardCore(Placement):
         b.draws = self.draws
         b.root_ply = self.root_ply if stack else self.root_ply + self.nhist
         if stack and self.nhist:
-            b.hist = <Ply *>PyMem_Malloc(self.nhist * sizeof(Ply))
-            if b.hist == NULL:
-                raise MemoryError()
-            memcpy(b.hist, self.hist, self.nhist * sizeof(Ply))
+            b.hist = <Pos *>PyMem_Malloc(self.nhist * sizeof(Pos))
+            b.hist_draws = <DrawState *>PyMem_Malloc(self.nhist * sizeof(DrawState))
+            if b.hist == NULL or b.hist_draws == NULL:
+                raise MemoryError()     # (b's __dealloc__ gives back what was taken)
+            memcpy(b.hist, self.hist, self.nhist * sizeof(Pos))
+            memcpy(b.hist_draws, self.hist_draws, self.nhist * sizeof(DrawState))
             b.nhist = b.cap_hist = self.nhist
             b.move_stack = list(self.move_stack)
         return b
@@ -344,63 +352,24 @@ cdef class BoardCore(Placement):
 
     # --- game end ------------------------------------------------------------------------------
 
-    cdef int repetitions(self, const Pos *p, int window, int limit) noexcept:
-        """How many times `p` occurs in the last `window` plies of the history and now,
-        stopping at `limit`: positions an even number of plies back have the same side to
-        move, and an irreversible move (a capture, a man's step forward) can never be undone,
-        so only the last halfmove-clock plies can hold it again."""
-        cdef int count = 1
-        cdef int back
-        cdef Pos *q
-        if window > self.nhist:
-            window = self.nhist
-        back = 2
-        while back <= window:
-            q = &self.hist[self.nhist - back].pos
-            if q.pieces[0] == p.pieces[0] and q.pieces[1] == p.pieces[1] and \
-                    q.kings == p.kings and q.turn == p.turn and q.run == p.run:
-                count += 1
-                if count >= limit:
-                    break
-            back += 2
-        return count
+    cdef int repetitions(self, int limit) noexcept:
+        """How many times the position now has occurred (now included), counting up to
+        `limit` (draws.pxd occurrences over the board's history)."""
+        return occurrences(&self.pos, self.hist, self.nhist, self.draws.halfmove, limit)
 
     cdef bint repetition_ahead(self) except -1:
         """Whether a legal move would make a position occur for the third time (WCDF's claim:
         "with their next move they would create the same position for the third time")."""
-        cdef Pos child
-        cdef int i, count, back
-        cdef Pos *q
         self.generate()
-        for i in range(self.table.n):
-            if not reversible(&self.pos, &self.table.moves[i], &self.draw_rules):
-                continue    # irreversible: the position after it is new
-            make_move(&child, &self.pos, &self.table.moves[i])
-            count = 1
-            back = 1        # the child is one ply after the current position
-            while back <= self.draws.halfmove + 1 and back <= self.nhist:
-                q = &self.hist[self.nhist - back].pos
-                if q.pieces[0] == child.pieces[0] and q.pieces[1] == child.pieces[1] and \
-                        q.kings == child.kings and q.turn == child.turn and q.run == child.run:
-                    count += 1
-                    if count >= 3:
-                        return True
-                back += 2
-        return False
+        return draws.repetition_ahead(&self.pos, self.draws.halfmove, self.table.moves,
+                                      self.table.n, self.hist, self.nhist, &self.draw_rules)
 
     cdef int _termination(self, int skip) except -1:
-        # the first rule that ends the game here (T_NONE: it goes on), draws in `skip` passed over
-        if self.draw_rules.crowning_wins and self.pos.kings:
-            return T_KING_CROWNED   # a side has crowned (in a set-up position, maybe either)
-        if not self.pos.pieces[self.pos.turn ^ 1]:
-            return T_NO_MOVES       # a set-up position: the side that has just moved has none
+        # the rule that ends the game here (T_NONE: it goes on), draws in `skip` passed over:
+        # draws.pxd's game_end, the one decider
         self.generate()
-        if not self.table.n:
-            return T_NO_MOVES
-        if not (skip >> T_THREEFOLD_REPETITION) & 1 and \
-                self.repetitions(&self.pos, self.draws.halfmove, 3) >= 3:
-            return T_THREEFOLD_REPETITION
-        return draw_rule(&self.draws, &self.pos, &self.draw_rules, skip)
+        return game_end(&self.pos, &self.draw_rules, &self.draws, self.table.n, self.hist,
+                        self.nhist, skip)
 
     def outcome(self, bint claim_draw=False):
         """None while the game goes on, else an Outcome(winner, termination).
@@ -418,23 +387,14 @@ cdef class BoardCore(Placement):
         that has just moved, as when it crowns).
         """
         cdef int code = self._termination(0 if claim_draw else self.claims)
-        cdef int loser, winner
+        cdef int winner
         if code == T_NONE:
             if claim_draw and (self.claims >> T_THREEFOLD_REPETITION) & 1 and self.repetition_ahead():
                 return _make_outcome(T_THREEFOLD_REPETITION, None, self.variant, False)
             return None
-        if code == T_NO_MOVES:
-            loser = self.pos.turn
-            if self.pos.pieces[loser] and not self.pos.pieces[loser ^ 1]:
-                loser ^= 1              # the side that has just moved has no pieces
-            return _make_outcome(code, COLORS[loser if self.reversed_goal else loser ^ 1],
-                                 self.variant, self.fmjd_draw_rules)
-        if code == T_KING_CROWNED:
-            winner = self.pos.turn ^ 1
-            if not self.pos.kings & self.pos.pieces[winner]:
-                winner ^= 1             # only the side to move has a king
-            return _make_outcome(code, COLORS[winner], self.variant, self.fmjd_draw_rules)
-        return _make_outcome(code, None, self.variant, self.fmjd_draw_rules)
+        winner = winner_of(code, &self.pos, self.reversed_goal)
+        return _make_outcome(code, COLORS[winner] if winner >= 0 else None, self.variant,
+                             self.fmjd_draw_rules)
 
     def is_game_over(self, bint claim_draw=False):
         """Whether the game has ended: ``outcome(claim_draw) is not None`` (the side to move
@@ -460,7 +420,7 @@ cdef class BoardCore(Placement):
 
     def is_repetition(self, int count=3):
         """Whether this position, with this side to move, has occurred `count` times or more."""
-        return self.repetitions(&self.pos, self.draws.halfmove, count) >= count
+        return self.repetitions(count) >= count
 
     def is_irreversible(self, move):
         """Whether a legal `move` can never be undone: a capture, or a man's step forward (a

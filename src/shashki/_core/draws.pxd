@@ -222,19 +222,19 @@ cdef inline bint third_time(const Pos *p, const Pos *hist, int nh, int halfmove)
     return occurrences(p, hist, nh, halfmove, 3) >= 3
 
 
-cdef inline bint repetition_ahead(const Pos *p, int halfmove, const MoveList *ml,
+cdef inline bint repetition_ahead(const Pos *p, int halfmove, const Move *moves, int n,
                                   const Pos *hist, int nh, const DrawRules *r) noexcept nogil:
-    # a reversible move among the `ml` of `p` would make a position occur for the third time
-    # (WCDF's claim, "with their next move they would create the same position for the third
-    # time")
+    # a reversible move among the `n` legal `moves` of `p` would make a position occur for the
+    # third time (WCDF's claim, "with their next move they would create the same position for
+    # the third time")
     cdef Pos child
     cdef int i, count, back
-    for i in range(ml.n):
-        if not reversible(p, &ml.moves[i], r):
+    for i in range(n):
+        if not reversible(p, &moves[i], r):
             continue
-        make_move(&child, p, &ml.moves[i])
+        make_move(&child, p, &moves[i])
         count = 1
-        back = 1
+        back = 1        # the child is one ply after p
         while back <= halfmove + 1 and back <= nh:
             if same_position(&hist[nh - back], &child):
                 count += 1
@@ -242,3 +242,60 @@ cdef inline bint repetition_ahead(const Pos *p, int halfmove, const MoveList *ml
                     return True
             back += 2
     return False
+
+
+# --- the end of a game: the one decider ---------------------------------------------------------
+# Every end of a game is decided here, for a Board (BoardCore._termination), a Position (with no
+# history: Game.outcome_of), the playouts and the vector env; those two put their filter of
+# the plies where no draw rule can hold between the two halves.
+
+cdef inline int decisive_end(const Pos *p, const DrawRules *r, int nmoves) noexcept nogil:
+    """T_KING_CROWNED (breakthrough: a side has a king), T_NO_MOVES (the side to move has no
+    legal move, `nmoves` being its number of them, or a set-up leaves the side that has just
+    moved no piece), or T_NONE.  winner_of says who has won."""
+    if r.crowning_wins and p.kings:
+        return T_KING_CROWNED
+    if nmoves == 0 or not p.pieces[p.turn ^ 1]:
+        return T_NO_MOVES
+    return T_NONE
+
+
+cdef inline int drawn_end(const Pos *p, const DrawRules *r, const DrawState *d, const Pos *hist,
+                          int nh, int skip) noexcept nogil:
+    """The draw that ends the game at `p` (a position with a legal move, not decided), or
+    T_NONE: threefold repetition over the history (`hist`, `nh` positions before the last
+    plies, the latest last), then draw_rule; draws whose bit is in `skip` passed over.  A
+    position repeats only after 4 reversible plies (each side's move and its undoing)."""
+    if not (skip >> T_THREEFOLD_REPETITION) & 1 and d.halfmove >= 4 and \
+            third_time(p, hist, nh, d.halfmove):
+        return T_THREEFOLD_REPETITION
+    return draw_rule(d, p, r, skip)
+
+
+cdef inline int game_end(const Pos *p, const DrawRules *r, const DrawState *d, int nmoves,
+                         const Pos *hist, int nh, int skip) noexcept nogil:
+    """The rule that ends the game at `p` (T_NONE: it goes on): decisive_end, then
+    drawn_end."""
+    cdef int code = decisive_end(p, r, nmoves)
+    if code != T_NONE:
+        return code
+    return drawn_end(p, r, d, hist, nh, skip)
+
+
+cdef inline int winner_of(int code, const Pos *p, bint reversed_goal) noexcept nogil:
+    """The side (WHITE or BLACK, the core's numbers) that has won by `code` at `p`, or -1 for
+    a draw.  No moves: the side to move has lost (in giveaway and antidraughts won), or in a
+    set-up the side with no piece.  A crowned king: the side that has just moved, or the only
+    side with a king."""
+    cdef int side
+    if code == T_NO_MOVES:
+        side = p.turn
+        if p.pieces[side] and not p.pieces[side ^ 1]:
+            side ^= 1               # the side that has just moved has no pieces
+        return side if reversed_goal else side ^ 1
+    if code == T_KING_CROWNED:
+        side = p.turn ^ 1
+        if not p.kings & p.pieces[side]:
+            side ^= 1               # only the side to move has a king
+        return side
+    return -1

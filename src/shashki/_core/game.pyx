@@ -12,18 +12,22 @@ next steps)."""
 
 from libc.string cimport memset
 from .kernel cimport u64
-from .draws cimport DrawRules
+from .draws cimport DrawRules, DrawState, draws_start, game_end, winner_of
+from .enums cimport T_NONE
 from .move cimport Notation
-from .position cimport Kernel
+from .position cimport Kernel, Position
 
 from .move import notation_of
 from .position import Position, kernel_of
+from ..colors import Color
 from ..errors import InvalidVariantError
-from ..outcome import TERMINATION_CODES
+from ..outcome import TERMINATION_CODES, make_outcome
 from ..variants import DEFAULT, get_variant
 
 # (variant name, fmjd_draw_rules) -> its Game: one per game and setting, built on first use
 cdef dict GAMES = {}
+# the core's colour numbers -> shashki's colours
+cdef tuple COLORS = (Color.WHITE, Color.BLACK)
 
 
 cdef Game game_of(object variant, bint fmjd_draw_rules):
@@ -112,6 +116,28 @@ The rules of one game (`variant`: a name or a shashki.Variant; None: russian) wi
     def position(self, fen=None):
         """The game's start position, or the position of `fen` (a Position)."""
         return Position(self.variant, fen)
+
+    def outcome(self, Position position not None):
+        """None, or the Outcome that `position` shows alone under these rules: what a Board
+        set up there says (``Board.from_position(position).outcome()``), the one decider of
+        game end (draws.pxd game_end) with no history.  The side to move with no legal move
+        has lost (in giveaway and antidraughts won), in breakthrough a crowned king has won,
+        and a draw that needs no history is a draw (turkish: one piece each).
+        InvalidVariantError for a position of another game."""
+        cdef DrawState d
+        cdef int code, winner
+        if position.notation.variant is not self.variant:
+            raise InvalidVariantError(f"a {position.notation.variant.name} position is not "
+                                      f"one of {self.variant.name}")
+        position.generate()
+        draws_start(&d, &position.pos, &self.draw_rules)
+        code = game_end(&position.pos, &self.draw_rules, &d, position.table.n, NULL, 0,
+                        self.claims)
+        if code == T_NONE:
+            return None
+        winner = winner_of(code, &position.pos, self.reversed_goal)
+        return make_outcome(code, COLORS[winner] if winner >= 0 else None, self.variant,
+                            self.fmjd_draw_rules)
 
     def __eq__(self, other):
         if not isinstance(other, Game):

@@ -315,28 +315,25 @@ from libc.stdint cimport int64_t, int32_t
 from libc.string cimport memcpy
 from ..playouts cimport (Config, Chunk, OUT_OF_MEMORY, OVERFLOW, mix, next_random,
                          grow_history)
-from ..draws cimport DrawState, draws_after, draw_rule, third_time, repetition_ahead
+from ..draws cimport (DrawState, draws_after, decisive_end, drawn_end, repetition_ahead,
+                      winner_of)
 from ..enums cimport T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KING_CROWNED
 
 
 # --- the end of the game, as BoardCore._termination and outcome(claim_draw) ------------------
-# (the repetition rules, third_time and repetition_ahead, are draws.pxd's: the vector
-# environment of shashki.rl ends its games by them too)
+# (decided by draws.pxd's decisive_end and drawn_end, the halves of the one decider that the
+# Board, Position.outcome and the vector environment of shashki.rl use; a filter between them)
 
 cdef int draw_termination(const Config *cf, const Pos *p, const DrawState *d,
                           bint capture, MoveList *ml, const Pos *hist, int nh) noexcept nogil:
     """The draw that ends the game at `p` (which has a legal move), or T_NONE.  A position
     repeats only after 4 reversible plies, and a repetition ahead needs 2 and a reversible move
     (the loops would find nothing sooner)."""
-    cdef int code
-    if not (cf.skip >> T_THREEFOLD_REPETITION) & 1 and d.halfmove >= 4 and \
-            third_time(p, hist, nh, d.halfmove):
-        return T_THREEFOLD_REPETITION
-    code = draw_rule(d, p, &cf.rules, cf.skip)
+    cdef int code = drawn_end(p, &cf.rules, d, hist, nh, cf.skip)
     if code == T_NONE and cf.ahead and not capture and d.halfmove >= 2:
         list_drop(ml)       # (the chunk's list, filled again)
         ops_moves(p, ml)
-        if repetition_ahead(p, d.halfmove, ml, hist, nh, &cf.rules):
+        if repetition_ahead(p, d.halfmove, ml.moves, ml.n, hist, nh, &cf.rules):
             return T_THREEFOLD_REPETITION
     return code
 
@@ -347,10 +344,9 @@ cdef inline int termination(const Config *cf, const Pos *p, const DrawState *d, 
     """The rule that ends the game at `p` (T_NONE: it goes on), `n` being its number of legal
     moves, as BoardCore._termination (and outcome(claim_draw=True) with `cf.ahead`)."""
     cdef u64 white = p.pieces[WHITE], black = p.pieces[BLACK]
-    if cf.rules.crowning_wins and p.kings & p.pieces[p.turn ^ 1]:
-        return T_KING_CROWNED        # breakthrough: the side that just moved has crowned a king
-    if n == 0:
-        return T_NO_MOVES
+    cdef int code = decisive_end(p, &cf.rules, n)
+    if code != T_NONE:
+        return code
     if d.halfmove < cf.window and d.road < 0 and d.few < 0 and (
             not cf.endgame or (not p.kings and not cf.rules.one_piece_each) or
             (white & (white - 1) and black & (black - 1) and popcount(white | black) > 7)):
@@ -440,11 +436,8 @@ cdef void play_game(const Config *shared, Chunk *ch, int64_t game) noexcept nogi
         pos = after
         after = swap
         ply += 1
-    if code == T_NO_MOVES or code == T_KING_CROWNED:
-        winner = pos.turn if cf.reversed_goal and code == T_NO_MOVES else pos.turn ^ 1
-        cf.results[game] = 1 if winner == WHITE else -1
-    else:
-        cf.results[game] = 0
+    winner = winner_of(code, pos, cf.reversed_goal) if code != T_NONE else -1
+    cf.results[game] = 1 if winner == WHITE else -1 if winner == BLACK else 0
     cf.lengths[game] = <int32_t>ply
     cf.terminations[game] = <uint8_t>code
 

@@ -366,7 +366,7 @@ cdef class Run:
         if self.prefix == NULL:
             raise MemoryError()
         for i in range(keep):
-            self.prefix[i] = board.hist[board.nhist - keep + i].pos
+            self.prefix[i] = board.hist[board.nhist - keep + i]
         cf.prefix = self.prefix
         cf.nprefix = keep
         cf.seed = seed

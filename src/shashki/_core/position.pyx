@@ -33,7 +33,6 @@ from ..colors import Color
 from ..errors import IllegalMoveError, InvalidFenError, InvalidMoveError, InvalidSquareError
 from ..fen import check_position, parse_fen
 from ..notation import illegal_move_error, parse_move
-from ..outcome import Outcome, Termination
 from ..piece import Piece
 from ..status import position_status
 from ..variants import DEFAULT, get_variant
@@ -576,25 +575,11 @@ A draughts position of one game (`variant`): the pieces, the side to move, and i
 
     def outcome(self):
         """None, or the Outcome this position shows alone: the side to move has no legal move
-        (it loses; in giveaway and antidraughts it wins), or in breakthrough a side has a king
-        (it has won).  The draws by repetition or move counts need the game's history: see
-        Board.outcome."""
-        variant = self.notation.variant
-        cdef int us = self.pos.turn
-        cdef int loser
-        if variant.crowning_wins:
-            # the side that moved last crowned first; a set-up may give the side to move one
-            for side in (us ^ 1, us):
-                if self.pos.kings & self.pos.pieces[side]:
-                    return Outcome(COLORS[side], Termination.KING_CROWNED)
-        if self.pos.pieces[us] and not self.pos.pieces[us ^ 1]:
-            loser = us ^ 1          # (a set-up position: the side not to move has no piece)
-        elif not self.legal_moves:  # (an empty board too: the side to move has no move, as
-            loser = us              # Board.outcome says; issue 42.5)
-        else:
-            return None
-        return Outcome(COLORS[loser if variant.reversed_goal else loser ^ 1],
-                       Termination.NO_MOVES)
+        (it loses; in giveaway and antidraughts it wins), in breakthrough a side has a king
+        (it has won), or a draw that needs no history holds (turkish: one piece each).  The
+        same as ``Board.from_position(position).outcome()`` (one decider: Game.outcome); the
+        draws by repetition or move counts need the game's history: see Board.outcome."""
+        return self.game.outcome(self)
 
     def mirror(self):
         """The same position with the colours swapped: the board turned half round, White's

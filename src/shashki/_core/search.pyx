@@ -663,7 +663,7 @@ cdef class Searcher:
         first = board.nhist - min(d.halfmove, board.nhist, HISTORY_MAX)
         self.e.nkeys = 0
         for i in range(first, board.nhist):
-            self.e.keys[self.e.nkeys] = zobrist(&board.hist[i].pos)
+            self.e.keys[self.e.nkeys] = zobrist(&board.hist[i])
             self.e.nkeys += 1
         self.e.draws = board.draw_rules
         self.e.nodes = 0

@@ -32,8 +32,8 @@ from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList,
                       list_drop)
 from .board cimport BoardCore
 from .position cimport Kernel, color_of
-from .draws cimport (DrawRules, DrawState, draws_after, draw_rule, third_time,
-                     repetition_ahead, occurrences)
+from .draws cimport (DrawRules, DrawState, draws_after, decisive_end, drawn_end,
+                     repetition_ahead, occurrences, winner_of)
 from .enums cimport T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KING_CROWNED
 from .actions cimport PLANES, move_actions, sort_actions, position_planes, history_values, fraction, fill
 from .playouts cimport mix, next_random, regrow
@@ -183,11 +183,9 @@ cdef int game_end(const Shared *sh, const Env *e, MoveList *ml) noexcept nogil:
     BoardCore._termination, claims made at once (outcome(claim_draw=True)); `ml` is room for
     the moves, which the claim ahead looks at."""
     cdef const Pos *p = &e.pos
-    cdef int code
-    if sh.rules.crowning_wins and p.kings & p.pieces[p.turn ^ 1]:
-        return T_KING_CROWNED        # breakthrough: the side that just moved has crowned a king
-    if e.n == 0:
-        return T_NO_MOVES
+    cdef int code = decisive_end(p, &sh.rules, e.n)
+    if code != T_NONE:
+        return code
     if e.draws.halfmove < sh.window and e.draws.road < 0 and e.draws.few < 0 and (
             not sh.endgame or (not p.kings and not sh.rules.one_piece_each) or
             (p.pieces[0] & (p.pieces[0] - 1) and p.pieces[1] & (p.pieces[1] - 1) and
@@ -195,15 +193,13 @@ cdef int game_end(const Shared *sh, const Env *e, MoveList *ml) noexcept nogil:
         # most plies of most games: no draw rule can hold (the filter of shashki.playouts,
         # kernel_playouts.pxi termination)
         return T_NONE
-    if e.draws.halfmove >= 4 and third_time(p, e.hist, e.nh, e.draws.halfmove):
-        return T_THREEFOLD_REPETITION
-    code = draw_rule(&e.draws, p, &sh.rules, 0)
+    code = drawn_end(p, &sh.rules, &e.draws, e.hist, e.nh, 0)
     if code == T_NONE and sh.ahead and e.draws.halfmove >= 2 and e.quiet:
         # (only a quiet move can repeat a position, and a quiet position's actions came
         # without its moves: they are listed here, on the rare plies that get this far)
         list_drop(ml)
         sh.ops.moves(p, ml)
-        if repetition_ahead(p, e.draws.halfmove, ml, e.hist, e.nh, &sh.rules):
+        if repetition_ahead(p, e.draws.halfmove, ml.moves, ml.n, e.hist, e.nh, &sh.rules):
             return T_THREEFOLD_REPETITION
     return code
 
@@ -411,7 +407,7 @@ cdef int step_env(const Shared *sh, Env *e, Py_ssize_t i, int64_t action,
     code = game_end(sh, e, ml)
     if code == T_NO_MOVES or code == T_KING_CROWNED:
         # the side to move has no move (it has lost; in giveaway won), or the mover crowned
-        winner = e.pos.turn if code == T_NO_MOVES and sh.reversed_goal else e.pos.turn ^ 1
+        winner = winner_of(code, &e.pos, sh.reversed_goal)
         reward = 1.0 if winner == mover else -1.0
         terminated = True
     elif code != T_NONE or e.ply == sh.max_plies:
