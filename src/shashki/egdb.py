@@ -68,7 +68,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
 from ._core import egdb_build
 from ._core.egdb import EgdbTables
-from ._core.position import kernel_of
+from ._core.game import Game
 from .board import Board
 from .colors import WHITE
 from .errors import ShashkiError
@@ -182,8 +182,7 @@ def _new_tables(variant: Variant) -> EgdbTables:
     reason = unsupported(variant)
     if reason:
         raise EgdbError(reason)
-    return EgdbTables(kernel_of(variant), Board(variant), reversed=variant.reversed_goal,
-                      flying=variant.flying_kings)
+    return EgdbTables(Game.of(variant))
 
 
 def _write(path: Path, variant: Variant, sig: Signature, data: bytearray, limit: int) -> int:
@@ -361,7 +360,7 @@ class Tables:
         self.folder = _folder(folder)
         self.pieces = _check_pieces(pieces)
         self._tables = _new_tables(self.variant)
-        self._fmjd = Board(self.variant).fmjd_draw_rules
+        self._fmjd = Game.of(self.variant).fmjd_draw_rules
         self._present: Dict[Signature, Path] = {}
         #: the tables found damaged, each with what is wrong (they are skipped)
         self.damaged: Dict[Signature, str] = {}

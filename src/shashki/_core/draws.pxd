@@ -272,6 +272,26 @@ cdef inline int drawn_end(const Pos *p, const DrawRules *r, const DrawState *d, 
     return draw_rule(d, p, r, skip)
 
 
+cdef inline int draw_window(const DrawRules *r, int skip, bint ahead) noexcept nogil:
+    """The halfmove clock below which no repetition or move limit can end a game (the
+    playouts' and the vector env's filter before drawn_end): a repetition needs 4 reversible
+    plies, a claim ahead (`ahead`) 2, the move limits their counts; a draw in `skip` (a claim
+    not made) lowers it too, which only makes the filter safer."""
+    cdef int window = 2 if ahead else 4 if not (skip >> T_THREEFOLD_REPETITION) & 1 else 1 << 30
+    if 0 < r.kings_only_plies < window:
+        window = r.kings_only_plies
+    if 0 < r.no_progress_plies < window:
+        window = r.no_progress_plies
+    return window
+
+
+cdef inline bint endgame_rules(const DrawRules *r) noexcept nogil:
+    """Whether the game has endgame draw rules (7.2.4-7.2.8, 6.3, 6.4, turkish's one piece
+    each), which the filter before drawn_end must then look at."""
+    return (r.lone_king_moves != 0 or r.balance_plies[0] != 0 or r.balance_plies[1] != 0 or
+            r.three_moves != 0 or r.few_moves != 0 or r.one_piece_each)
+
+
 cdef inline int game_end(const Pos *p, const DrawRules *r, const DrawState *d, int nmoves,
                          const Pos *hist, int nh, int skip) noexcept nogil:
     """The rule that ends the game at `p` (T_NONE: it goes on): decisive_end, then

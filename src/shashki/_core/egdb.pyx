@@ -35,6 +35,7 @@ from libc.stdint cimport uint8_t, int64_t
 from .kernel cimport u64, WHITE, BLACK, Pos, KernelOps, popcount
 from .position cimport Kernel
 from .board cimport BoardCore
+from .game cimport Game
 from .draws cimport DrawRules, DrawState, draw_rule
 from .enums cimport T_NONE
 
@@ -104,8 +105,10 @@ cdef class EgdbTables:
     """The endgame tables of one game in memory, for probing (and for building and
     verifying them: shashki._core.egdb_build)."""
 
-    def __cinit__(self, Kernel kernel not None, BoardCore board not None, *,
-                  bint reversed=False, bint flying=True):
+    def __cinit__(self, Game game not None):
+        # the game's rules: its kernel, its draw rules, whether the side with no move wins
+        # (giveaway) and whether kings fly
+        cdef Kernel kernel = game.kernel
         cdef int W, n, k
         self.db = <Egdb *>PyMem_Malloc(sizeof(Egdb))
         if self.db == NULL:
@@ -117,15 +120,15 @@ cdef class EgdbTables:
         self.db.R = kernel.ops.rows
         self.db.N = W * kernel.ops.rows
         self.db.nm = self.db.N - W
-        self.db.reversed = reversed
-        self.db.flying = flying
-        self.db.draws = board.draw_rules
+        self.db.reversed = game.reversed_goal
+        self.db.flying = game.variant.flying_kings
+        self.db.draws = game.draw_rules
         # endgame rules with their own counters (FMJD-64 7.2.4, 7.2.6-7.2.8; FMJD 6.3-6.4)
-        self.db.fmjd = (board.draw_rules.lone_king_moves or board.draw_rules.balance_plies[0]
-                        or board.draw_rules.three_moves or board.draw_rules.few_moves) != 0
-        self.db.limit = board.draw_rules.kings_only_plies or board.draw_rules.no_progress_plies
+        self.db.fmjd = (game.draw_rules.lone_king_moves or game.draw_rules.balance_plies[0]
+                        or game.draw_rules.three_moves or game.draw_rules.few_moves) != 0
+        self.db.limit = game.draw_rules.kings_only_plies or game.draw_rules.no_progress_plies
         self.db.max_pieces = 0
-        self.variant = board.variant
+        self.variant = game.variant
         self.kernel = kernel      # (its tables of squares are the Egdb's)
         self._buffers = []
         self.db.ghost = kernel.bit

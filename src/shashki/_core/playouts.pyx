@@ -29,6 +29,8 @@ from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList,
                       pext, fast_pdep, list_init, list_free)
 from .position cimport Kernel, Position, new_position
 from .board cimport BoardCore
+from .game cimport Game
+from .draws cimport draw_window, endgame_rules
 from .enums cimport T_THREEFOLD_REPETITION
 from .actions cimport move_actions
 from .arrays cimport Buffer, new_buffer, adopt_buffer
@@ -341,23 +343,19 @@ cdef class Run:
                  bint claim_draw, bint perspective, bint positions, bint actions):
         # (the quiet moves drawn here are those of flying or stepping kings: the record says
         # which)
-        cdef Kernel k = board.kernel
+        # the rules from the board's Game; the start, with its history, from the board
+        cdef Game game = board.game
+        cdef Kernel k = game.kernel
         cdef int c, i, keep
         cdef Config *cf = &self.cf
-        cf.ops = board.ops
-        cf.rules = board.draw_rules
-        cf.skip = 0 if claim_draw else board.claims
-        cf.ahead = claim_draw and (board.claims >> T_THREEFOLD_REPETITION) & 1
-        # (a limit the rules skip, a claim not made, lowers it too: the filter is only safer)
-        cf.window = 2 if cf.ahead else 4 if not (cf.skip >> T_THREEFOLD_REPETITION) & 1 else 1 << 30
-        for limit in (cf.rules.kings_only_plies, cf.rules.no_progress_plies):
-            if 0 < limit < cf.window:
-                cf.window = limit
-        cf.endgame = (cf.rules.lone_king_moves or cf.rules.balance_plies[0] or
-                      cf.rules.balance_plies[1] or cf.rules.three_moves or cf.rules.few_moves or
-                      cf.rules.one_piece_each)
+        cf.ops = k.ops
+        cf.rules = game.draw_rules
+        cf.skip = 0 if claim_draw else game.claims
+        cf.ahead = claim_draw and (game.claims >> T_THREEFOLD_REPETITION) & 1
+        cf.window = draw_window(&cf.rules, cf.skip, cf.ahead)
+        cf.endgame = endgame_rules(&cf.rules)
 
-        cf.reversed_goal = board.reversed_goal
+        cf.reversed_goal = game.reversed_goal
         cf.start = board.pos
         cf.start_draws = board.draws
         # the rules look back halfmove + 1 plies at most

@@ -25,6 +25,7 @@ from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move, MoveList, KernelOp
 from .position cimport Kernel, Placement, Position, new_position
 from .board cimport BoardCore
 from .draws cimport DrawRules, DrawState, draws_after, draw_rule
+from .game cimport Game
 from .enums cimport (T_NONE, MAXPLY, O_ASPIRATION, O_EGDB, O_THREATS, O_TIME_USE, O_EXTEND,
                      O_FADE, O_LMR, O_MALUS, O_PROBCUT, NOPTIONS)
 from .egdb cimport Egdb, egdb_probe, EG_MAXD
@@ -665,7 +666,7 @@ cdef class Searcher:
         for i in range(first, board.nhist):
             self.e.keys[self.e.nkeys] = zobrist(&board.hist[i])
             self.e.nkeys += 1
-        self.e.draws = board.draw_rules
+        self.e.draws = board.game.draw_rules     # (the rules of the board's Game)
         self.e.nodes = 0
         self.e.node_limit = node_limit
         self.e.deadline = deadline

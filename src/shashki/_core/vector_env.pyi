@@ -3,7 +3,7 @@
 from typing import Any, Optional, Tuple
 
 from .arrays import Buffer
-from .board import BoardCore
+from .game import Game
 from .position import Position
 
 MAX_LEGAL: int
@@ -46,7 +46,7 @@ class VectorCore:
     def num_envs(self) -> int: ...
     @property
     def chunks(self) -> int: ...
-    def __init__(self, board: BoardCore, n: int, chunks: int, perspective: bool,
+    def __init__(self, game: Game, n: int, chunks: int, perspective: bool,
                  max_plies: int, opening_plies: int) -> None: ...
     def reset(self, seeds: Optional[Any] = None) -> None: ...
     def check(self, actions: Any, given: Any = None) -> None: ...

@@ -30,10 +30,10 @@ from libc.string cimport memcpy, memset
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList, KernelOps, ctz, color_value,
                       popcount, make_move, random_below, prefetch, list_init, list_free,
                       list_drop)
-from .board cimport BoardCore
-from .position cimport Kernel, color_of
-from .draws cimport (DrawRules, DrawState, draws_after, decisive_end, drawn_end,
-                     repetition_ahead, occurrences, winner_of)
+from .game cimport Game
+from .position cimport Kernel, Position, color_of
+from .draws cimport (DrawRules, DrawState, draws_start, draws_after, decisive_end, drawn_end,
+                     repetition_ahead, occurrences, winner_of, draw_window, endgame_rules)
 from .enums cimport T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KING_CROWNED
 from .actions cimport PLANES, move_actions, sort_actions, position_planes, history_values, fraction, fill
 from .playouts cimport mix, next_random, regrow
@@ -522,37 +522,32 @@ cdef class VectorCore:
             PyMem_RawFree(self.scratch)
         PyMem_RawFree(self.errors)
 
-    def __init__(self, BoardCore board, Py_ssize_t n, int chunks, bint perspective,
+    def __init__(self, Game game not None, Py_ssize_t n, int chunks, bint perspective,
                  int64_t max_plies, int opening_plies):
-        """`n` envs of `board`'s game from its position (which must have no history), split
-        into `chunks` for threads; the arguments are checked by shashki.rl.VectorEnv."""
+        """`n` envs of `game` from its start, split into `chunks` for threads; the arguments
+        are checked by shashki.rl.VectorEnv."""
         cdef Shared *sh = &self.sh
-        cdef const KernelOps *ops = board.ops
+        cdef const KernelOps *ops = game.kernel.ops
+        cdef Position start = game.position()
         cdef int f, b, s, v
         cdef Py_ssize_t i
         cdef Env first
-        self.kernel = board.kernel
-        self.variant = board.variant
+        self.kernel = game.kernel
+        self.variant = game.variant
         sh.ops = ops
-        sh.rules = board.draw_rules
-        sh.ahead = (board.claims >> T_THREEFOLD_REPETITION) & 1
-        # (as shashki.playouts with claim_draw: a repetition needs 4 reversible plies, a claim
-        # ahead 2, the move limits their counts)
-        sh.window = 2 if sh.ahead else 4
-        for limit in (sh.rules.kings_only_plies, sh.rules.no_progress_plies):
-            if 0 < limit < sh.window:
-                sh.window = limit
-        sh.endgame = (sh.rules.lone_king_moves or sh.rules.balance_plies[0] or
-                      sh.rules.balance_plies[1] or sh.rules.three_moves or
-                      sh.rules.few_moves or sh.rules.one_piece_each)
-        sh.reversed_goal = board.reversed_goal
+        sh.rules = game.draw_rules
+        sh.ahead = (game.claims >> T_THREEFOLD_REPETITION) & 1
+        # (claims made at once, as shashki.playouts with claim_draw)
+        sh.window = draw_window(&sh.rules, 0, sh.ahead)
+        sh.endgame = endgame_rules(&sh.rules)
+        sh.reversed_goal = game.reversed_goal
         sh.perspective = perspective
         sh.max_plies = max_plies if max_plies > 0 else -1
         sh.opening_plies = opening_plies
         sh.size = ops.squares * ops.squares + MAXMOVES - 1
         sh.cells = ops.rows * ops.files
-        sh.start = board.pos
-        sh.start_draws = board.draws
+        sh.start = start.pos
+        draws_start(&sh.start_draws, &sh.start, &sh.rules)
         for f in range(2):
             for b in range(64):
                 s = ops.square[b]

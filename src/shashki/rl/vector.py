@@ -66,9 +66,9 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Optional, Sequence, Tuple, Union
 
+from .._core.game import Game
 from .._core.position import Position
 from .._core.vector_env import MAX_LEGAL, VectorCore
-from ..board import Board
 from ..errors import VectorEnvError
 from ..limits import as_int, shown
 from ..outcome import TERMINATION_CODES, Termination
@@ -140,8 +140,8 @@ class VectorEnv:
         self.opening_plies = opening
         self.copy = copy
         self._seeds = self._seed_array(seed)
-        self._core = VectorCore(Board(self.variant), count, self.jobs, perspective, limit or 0,
-                                opening)
+        self._core = VectorCore(Game.of(self.variant), count, self.jobs, perspective,
+                                limit or 0, opening)
         core = self._core
         shape = (count, *self.variant.planes_shape)
         # two arrays written in turn (vector_env.pyx): a step's obs lasts through the next step
