@@ -9,8 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shashki import (AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError, Move,
-                     get_variant)
-from shashki.fen import write_fen
+                     Position, get_variant)
 
 from mutation import mutated
 
@@ -51,9 +50,8 @@ def played_boards(draw, variants=VARIANTS):
         if (s in white and s >= 28) or (s in black and s < 4) or draw(st.booleans()):
             kings |= 1 << s
     turn = draw(st.integers(0, 1))
-    fen = write_fen(sum(1 << s for s in white), sum(1 << s for s in black), kings, turn,
-                    get_variant(variant))
-    return Board(variant, fen)
+    return Board.from_position(Position.from_masks(
+        variant, sum(1 << s for s in white), sum(1 << s for s in black), kings, turn))
 
 
 # --- every legal move's text reads back as that move ----------------------------------------

@@ -69,10 +69,10 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 from ._core import egdb_build
 from ._core.egdb import EgdbTables
 from ._core.game import Game
+from ._core.position import Position
 from .board import Board
 from .colors import WHITE
 from .errors import ShashkiError
-from .fen import write_fen
 from .variants import Variant, get_variant
 
 __all__ = ["MAX_PIECES", "BuildReport", "EgdbError", "EgdbWarning", "MissingTableError",
@@ -588,8 +588,8 @@ def sample_boards(variant: Union[str, Variant], pieces: int, count: int,
             sides[i >= split] |= 1 << s
             kings |= king << s
         if ok:
-            board = Board(variant, write_fen(sides[0], sides[1], kings, rng.randint(0, 1),
-                                             variant))
+            board = Board.from_position(Position.from_masks(variant, sides[0], sides[1], kings,
+                                                            rng.randint(0, 1)))
             if board.outcome() is None:
                 out.append(board)
     return out

@@ -257,40 +257,6 @@ def _number(digits: str, variant: Variant) -> int:
     return number
 
 
-def _runs(numbers: List[int]) -> List[str]:
-    # consecutive numbers of length three or more are written as a range, as in "W:W21-32"
-    out = []
-    i = 0
-    while i < len(numbers):
-        j = i
-        while j + 1 < len(numbers) and numbers[j + 1] == numbers[j] + 1:
-            j += 1
-        if j - i >= 2:
-            out.append(f"{numbers[i]}-{numbers[j]}")
-            i = j + 1
-        else:
-            out.append(str(numbers[i]))
-            i += 1
-    return out
-
-
-def write_fen(white: int, black: int, kings: int, turn: int, variant: Variant) -> str:
-    """The PDN FEN of a position, in `variant`'s notation: White's section first, men then
-    kings, squares in increasing order (numeric squares with ranges)."""
-    parts = ["W" if turn == WHITE else "B"]
-    name = variant.square_name
-    for letter, mask in (("W", white), ("B", black)):
-        men = mask_squares(mask & ~kings)
-        royals = mask_squares(mask & kings)
-        if variant.numeric:
-            items = _runs(sorted(int(name(s)) for s in men))
-            items += ["K" + str(n) for n in sorted(int(name(s)) for s in royals)]
-        else:
-            items = [name(s) for s in men] + ["K" + name(s) for s in royals]
-        parts.append(letter + ",".join(items))
-    return ":".join(parts)
-
-
 def _check_held(variant: Variant, white: int, black: int, kings: int, where: str,
                 fix: str) -> None:
     """InvalidFenError unless the pieces of these (sound) masks are a position the core can

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Un
 
 from ._text import quote
 from ._core.position import Position
-from .fen import parse_fen, write_fen
+from .fen import parse_fen
 from .errors import InvalidOpeningError
 from .variants import OpeningTable, Variant, get_variant
 
@@ -164,7 +164,7 @@ def _load(variant_name: str, table: Table) -> Tuple[Opening, ...]:
             correction = fix["reason"]
         # the canonical FEN shashki writes for the position (the tables list squares in
         # whatever order their authors did)
-        fields["fen"] = write_fen(*parse_fen(fields["fen"], variant)[:4], variant)
+        fields["fen"] = Position(variant, fields["fen"]).fen()
         code, moves, start = _read_name(name, variant)
         out.append(Opening(variant=variant_name, table=table.id, name=name, code=code,
                            moves=moves, start_fen=start, correction=correction, **fields))
@@ -199,7 +199,7 @@ def _without(fen: str, variant: Variant, *numbers: int) -> str:
     for number in numbers:
         keep = ~(1 << variant.square_from_number(number))
         white, black = white & keep, black & keep
-    return write_fen(white, black, kings, turn, variant)
+    return Position.from_masks(variant, white, black, kings, turn).fen()
 
 
 def _read_json(file: str) -> Any:
