@@ -39,7 +39,7 @@ from .draws cimport DrawRules, DrawState
 from ..errors import ActionSpaceError, BatchError, IllegalActionError, InvalidActionError
 
 #: the moves beyond the first of each (origin, destination) in one position, at most
-ALTERNATES = MAXMOVES - 1
+ALTERNATES = ALTERNATE_ACTIONS
 #: planes of an observation
 OBSERVATION_PLANES = PLANES
 
@@ -99,7 +99,7 @@ cdef void move_actions(const KMove *moves, int n, const int *square, int nsq, bi
 
 def action_space_size(Kernel kernel):
     """The number of actions of a game played with `kernel`: squares * squares + ALTERNATES."""
-    return kernel.squares * kernel.squares + ALTERNATES
+    return action_size(kernel.ops)
 
 
 cdef inline bint flipped(Placement board, bint perspective) noexcept:
@@ -167,7 +167,7 @@ def action_to_move(Placement board, action, bint perspective=False):
     """The legal Move whose action number is `action`."""
     cdef int32_t acts[MAXMOVES]
     cdef int i, n
-    cdef int size = board.kernel.squares * board.kernel.squares + ALTERNATES
+    cdef int size = action_size(board.kernel.ops)
     if isinstance(action, bool) or not hasattr(action, "__index__"):
         raise InvalidActionError(f"an action is an int, not {type(action).__name__}")
     action = action.__index__()
@@ -197,8 +197,7 @@ def legal_action_mask(Placement board, bint perspective=False):
     cdef int32_t acts[MAXMOVES]
     cdef int n = sorted_actions(board, perspective, acts)
     cdef int i
-    cdef Buffer mask = new_buffer("B", 1, board.kernel.squares * board.kernel.squares +
-                                  ALTERNATES)
+    cdef Buffer mask = new_buffer("B", 1, action_size(board.kernel.ops))
     cdef uint8_t *data = <uint8_t *>mask.data
     for i in range(n):
         data[acts[i]] = 1
@@ -382,7 +381,7 @@ def masks_batch(list items, bint perspective, uint8_t[:, ::1] out):
     cdef Placement first = batch_game(items)
     cdef const KernelOps *ops = first.kernel.ops
     cdef Py_ssize_t i, n = len(items)
-    cdef int j, k, size = ops.squares * ops.squares + ALTERNATES
+    cdef int j, k, size = action_size(ops)
     cdef int32_t acts[MAXMOVES]
     cdef MoveList *ml = NULL
     cdef bint overflow = False

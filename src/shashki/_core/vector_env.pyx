@@ -35,7 +35,7 @@ from .position cimport Kernel, Position, color_of
 from .draws cimport (DrawRules, DrawState, draws_start, draws_after, decisive_end, drawn_end,
                      repetition_ahead, occurrences, winner_of, draw_window, endgame_rules)
 from .enums cimport T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KING_CROWNED
-from .actions cimport PLANES, move_actions, sort_actions, position_planes, history_values, fraction, fill
+from .actions cimport PLANES, action_size, move_actions, sort_actions, position_planes, history_values, fraction, fill
 from .playouts cimport mix, next_random, regrow
 from .arrays cimport Buffer, new_buffer
 
@@ -544,7 +544,7 @@ cdef class VectorCore:
         sh.perspective = perspective
         sh.max_plies = max_plies if max_plies > 0 else -1
         sh.opening_plies = opening_plies
-        sh.size = ops.squares * ops.squares + MAXMOVES - 1
+        sh.size = action_size(ops)
         sh.cells = ops.rows * ops.files
         sh.start = start.pos
         draws_start(&sh.start_draws, &sh.start, &sh.rules)
