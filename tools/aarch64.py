@@ -8,7 +8,11 @@ No ARM machine is needed, only Debian's packages and PyPI:
    after `dpkg --add-architecture arm64` and `apt-get update` where arm64 is not yet known) and
    unpacked with `dpkg -x` into WORK/root, a root of their own; nothing is installed for arm64;
 2. that Python runs under `qemu-aarch64 -L WORK/root` (Debian's qemu-user): a venv, pip from
-   its wheel, and the build's and the tests' libraries from PyPI, as aarch64 wheels;
+   its wheel, and the build's and the tests' libraries from PyPI, as aarch64 wheels; the
+   venv's `python-qemu`, a script that runs its Python under qemu with itself as argv[0], is
+   the interpreter the tests see as sys.executable, so that the tests that start Python again
+   (the command line, the Hub engine, the servers) run under emulation too: qemu-user without
+   binfmt_misc cannot run an aarch64 program a process starts by itself;
 3. `setup.py build_ext --inplace` runs with the emulated Python on a clean copy of the checkout
    (`git archive HEAD`): setup.py sees an aarch64 machine (one build of the kernels, no x86
    flags) and compiles with the cross compiler its sysconfig names (`aarch64-linux-gnu-gcc`,
@@ -124,6 +128,9 @@ def main(argv=None):
         pip = next(wheels.glob("pip-*.whl"))
         run([*qemu, py, pip / "pip", "install", "-q", pip])
     run([*qemu, py, "-m", "pip", "install", "-q", *BUILD_DEPS, *TEST_DEPS])
+    emulated = venv / "bin" / "python-qemu"
+    emulated.write_text(f'#!/bin/sh\nexec qemu-aarch64 -L {root} -0 "$0" {py} "$@"\n')
+    emulated.chmod(0o755)
     if args.full:
         run([*qemu, py, "-m", "pip", "install", "-q", "-r", ROOT / "tests" / "requirements.txt",
              "pytest-timeout"])
@@ -146,14 +153,14 @@ def main(argv=None):
                SHASHKI_SHARED=os.environ.get("SHASHKI_SHARED", str(ROOT.parent / "shared")))
 
     step("the build's machine and bench signature")
-    run([*qemu, py, "-c", "import platform, shashki; print(platform.machine(), "
+    run([emulated, "-c", "import platform, shashki; print(platform.machine(), "
                           "shashki.build_info())"], env=env)
-    run([*qemu, py, "-m", "shashki", "bench", "--quick"], env=env)
+    run([emulated, "-m", "shashki", "bench", "--quick"], env=env)
 
     step("fixed-depth searches against this machine's install")
     native = subprocess.run([sys.executable, "-c", SEARCH], capture_output=True, text=True,
                             check=True).stdout
-    arm = run([*qemu, py, "-c", SEARCH], env=env, capture_output=True, text=True).stdout
+    arm = run([emulated, "-c", SEARCH], env=env, capture_output=True, text=True).stdout
     if json.loads(arm) != json.loads(native):
         sys.exit(f"the searches differ:\n  aarch64: {arm}\n  here:    {native}")
     print(f"{len(json.loads(arm))} games: the same move, score and nodes", flush=True)
@@ -161,8 +168,8 @@ def main(argv=None):
     step("the tests under emulation")
     tests = args.pytest_args or [str(src / "tests" / t) for t in TESTS]
     if args.full and not args.pytest_args:
-        tests = ["-rs", f"--timeout={FULL_TIMEOUT}", str(src / "tests")]
-    run([*qemu, py, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests], cwd=src, env=env)
+        tests = ["-rfEs", f"--timeout={FULL_TIMEOUT}", str(src / "tests")]
+    run([emulated, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests], cwd=src, env=env)
     step("done")
 
 

@@ -506,6 +506,41 @@ cdef inline u64 tt_slot(PerftTable *tt, u64 white, u64 black, u64 kings, int tur
     return (h ^ (h >> 32)) & tt.mask
 
 
+# --- counts past 64 bits ---------------------------------------------------------------------
+# perft's sums are 64-bit in the kernels, and checked where they could pass 2^64: a sum that
+# does not fit sets OVERFLOW_WRAP, and Position.count counts the children one by one in
+# Python's integers instead, splitting again where one still does not fit.  Only the sums of
+# nodes WRAP_DEPTH plies or more above the leaves are checked (one node in thousands): a tree
+# of 4 plies passes 2^64 only with 65,536 routes a position on average, and a position with
+# more routes than that of one kind is refused (kernel.pxi's ORDERS_MAX).
+
+cdef enum:
+    OVERFLOW_LIST = 1       # a list could not hold a position's moves (no memory, ORDERS_MAX)
+    OVERFLOW_WRAP = 2       # a count passed 2^64: the count is not returned
+    WRAP_DEPTH = 5          # the sums of subtrees this deep or deeper are checked
+
+cdef extern from *:
+    """
+    /* *total += sub * routes; 1 when the result does not fit 64 bits (*total is then not a
+       count).  GCC and Clang test the carry of the add and the multiply; elsewhere it is
+       tested by hand. */
+    static inline int shashki_add_count(unsigned long long *total, unsigned long long sub,
+                                        unsigned long long routes) {
+    #if defined(__GNUC__) || defined(__clang__)
+        unsigned long long x;
+        if (__builtin_mul_overflow(sub, routes, &x)) return 1;
+        return __builtin_add_overflow(*total, x, total);
+    #else
+        unsigned long long x;
+        if (routes != 0 && sub > 0xFFFFFFFFFFFFFFFFULL / routes) return 1;
+        x = sub * routes;
+        *total += x;
+        return *total < x;
+    #endif
+    }
+    """
+    bint add_count "shashki_add_count"(u64 *total, u64 sub, u64 routes) noexcept nogil
+
 cdef enum:
     TT_COUNT_BITS = 55      # PerftEntry.meta: the count below, the side to move and depth above
 

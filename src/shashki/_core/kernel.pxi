@@ -21,7 +21,8 @@ from ..kernel cimport (u64, WHITE, BLACK, MAXMOVES, MAXPATH,
                       Pos, Move, Route, MoveList, PerftTable, KernelOps, popcount, ctz, msb,
                       prefetch, nth_bit, fast_pdep, random_below,
                       tt_slot, tt_probe, tt_store, RUN_ON, run_count, run_king, make_move,
-                      list_ready, list_full, list_drop)
+                      list_ready, list_full, list_drop, add_count, OVERFLOW_WRAP,
+                      WRAP_DEPTH)
 
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy

@@ -106,6 +106,7 @@ cdef u64 perft(Side *s, u64 w, u64 b, u64 k, int depth, bint unique, PerftTable 
     cdef u64 total = 0
     cdef u64 sub, nw, nb, nk
     cdef int i
+    cdef bint wrapped = False
     cdef u64 slot = 0
     if tt != NULL:
         slot = tt_slot(tt, w, b, k, us_of(s), depth)
@@ -140,9 +141,14 @@ cdef u64 perft(Side *s, u64 w, u64 b, u64 k, int depth, bint unique, PerftTable 
             else:
                 sub = perft(<White *>NULL, w & ~mv.captured, b ^ mv.ft, nk, depth - 1, unique, tt,
                             overflow)
-            total += sub if unique else sub * mv.routes
+            if depth < WRAP_DEPTH:
+                total += sub if unique else sub * mv.routes
+            elif add_count(&total, sub, 1 if unique else mv.routes):
+                wrapped = True
         list_drop(&ml)
-    if tt != NULL:
+        if wrapped:
+            overflow[0] |= OVERFLOW_WRAP
+    if tt != NULL and not overflow[0]:
         tt_store(tt, slot, w, b, k, us_of(s), depth, total)
     return total
 
@@ -160,6 +166,7 @@ cdef u64 perft_runs(const Pos *p, int depth, bint unique, PerftTable *tt,
     cdef u64 sub, kw, bw
     cdef u64 slot = 0
     cdef int i
+    cdef bint wrapped = False
     if depth <= 1:
         return ops_count(p, unique, overflow)
     kw = p.kings | ((<u64>(p.run & 0xFF)) << 56)
@@ -173,12 +180,22 @@ cdef u64 perft_runs(const Pos *p, int depth, bint unique, PerftTable *tt,
     if ml.overflow:
         overflow[0] = 1
     moves = ml.moves
-    for i in range(ml.n):
-        mv = &moves[i]
-        make_move(&q, p, mv)
-        sub = perft_runs(&q, depth - 1, unique, tt, overflow)
-        total += sub if unique else sub * mv.routes
+    if depth < WRAP_DEPTH:
+        for i in range(ml.n):
+            mv = &moves[i]
+            make_move(&q, p, mv)
+            sub = perft_runs(&q, depth - 1, unique, tt, overflow)
+            total += sub if unique else sub * mv.routes
+    else:
+        # (the sums of the deep subtrees checked: see kernel.pxd's WRAP_DEPTH)
+        for i in range(ml.n):
+            mv = &moves[i]
+            make_move(&q, p, mv)
+            sub = perft_runs(&q, depth - 1, unique, tt, overflow)
+            wrapped |= add_count(&total, sub, 1 if unique else mv.routes)
     list_drop(&ml)
-    if tt != NULL:
+    if wrapped:
+        overflow[0] |= OVERFLOW_WRAP
+    if tt != NULL and not overflow[0]:
         tt_store(tt, slot, p.pieces[0], bw, kw, p.turn, depth, total)
     return total

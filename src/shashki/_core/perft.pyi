@@ -1,6 +1,6 @@
 """Type stubs of the compiled perft counter (perft.pyx)."""
 
-from typing import Optional
+from typing import Optional, Tuple
 
 
 class PerftTable:
@@ -13,3 +13,5 @@ class PerftTable:
     def __new__(cls, size_mb: float, shared: bool = True) -> PerftTable: ...
     def claim(self, owner: str) -> None: ...
     def clear(self) -> None: ...
+
+def checked_sum(total: int, sub: int, routes: int) -> Tuple[int, bool]: ...

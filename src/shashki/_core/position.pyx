@@ -20,7 +20,8 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.stdint cimport uint8_t
 from libc.string cimport memset
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, Route, MoveList,
-                      KernelOps, ctz, popcount, make_move, scatter, RUN_ON, list_init, list_free)
+                      KernelOps, ctz, popcount, make_move, scatter, RUN_ON, list_init, list_free,
+                      OVERFLOW_LIST, OVERFLOW_WRAP)
 from .move cimport (Move, Notation, MoveTable, table_generate, table_free, table_move, table_find,
                    text_squares)
 from .perft cimport PerftTable
@@ -639,12 +640,30 @@ A draughts position of one game (`variant`): the pieces, the side to move, and i
             else:
                 n = self.kernel.ops.perft(&self.pos, d, not paths, tt if d >= 3 else NULL,
                                           &overflow)
-        if overflow:
+        if overflow & OVERFLOW_LIST:
             # (a list grows while there is memory; the orders of one capture's pieces, which
             # frisian and turkish tell apart, stop at kernel.pxi's ORDERS_MAX)
             raise OverflowError("a position in the tree has more capture routes than shashki "
                                 "tells apart (65,536 of one kind), or memory ran out")
+        if overflow & OVERFLOW_WRAP:
+            return self.count_by_moves(d, paths, table)
         return n
+
+    def count_by_moves(self, depth, bint paths=False, PerftTable table=None):
+        """count(depth) as the sum of each legal move's count, in Python's integers: what
+        count does when the tree has 2^64 leaves or more (a kernel's sums are 64-bit, and
+        say when one does not fit), each child counted by count again."""
+        cdef int i
+        from ..perft import check_depth  # (the runner's rules for a depth, loaded on first use)
+        depth = check_depth(depth)
+        if depth == 0:
+            return 1
+        moves = self.legal_moves
+        total = 0
+        for i in range(self.table.n):
+            n = self.child(i).count(depth - 1, paths, table)
+            total += n * moves[i].routes if paths else n
+        return total
 
     def divide(self, depth, bint paths=False):
         """Perft split by first move: {move: leaves}."""
