@@ -1,7 +1,8 @@
 """Board: a position with the moves that led to it, as a game is played.
 
-A Board is a Position (shashki._core.position) plus its history: `board.position` is the value,
-`Board.from_position` starts a game from one.  The state and everything done every ply (legal
+A Board is a game in play: its position now (`board.position`, a Position value; a Board is
+not itself a Position), the history that led there and its rules (`board.game`, a
+shashki.Game); `Board.from_position` starts a game from a Position.  The state and everything done every ply (legal
 moves, push, pop, copy, outcome, FEN) are in C (shashki._core.board.BoardCore); this class adds
 what is not: openings, perft, the learning planes, the diagram.
 """
