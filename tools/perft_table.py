@@ -6,9 +6,11 @@
 For every game and both conventions (unique moves, every route) it counts from depth 1
 upwards until the next count would take more than --budget seconds (default 600: ten minutes
 on this machine), judged from the time the last two depths took.  Each count is made twice
-by different routes through the code — on one thread with a perft table (the hashed walk),
-and split into tasks over --jobs threads with no table — and the two must agree; a
-disagreement stops the run with both numbers.
+by different routes through the code — the whole tree on one thread with a perft table of
+its own, and the tree split into tasks (each a subtree from its own root) over --jobs
+threads that share another table — and the two must agree; a disagreement stops the run
+with both numbers.  (Two tables, filled in different orders, evict and reuse different
+entries: a wrong entry or a wrong split shows as a difference.)
 
 Every finished count goes into --results (default docs/perft-deep.json) as soon as it is
 made, written aside and renamed, so the run can stop at any moment and a rerun skips what is
@@ -94,7 +96,7 @@ def count_twice(game, convention, depth, hash_mb, jobs):
     table = shashki.perft.PerftTable(hash_mb, shared=False) if hash_mb else None
     hashed = position.count(depth, paths, table)
     hashed_seconds = time.process_time() - started
-    result = runner.run(position, depth, paths, jobs=jobs)
+    result = runner.run(position, depth, paths, jobs=jobs, hash_mb=hash_mb)
     if result.nodes != hashed:
         sys.exit(f"{game} {convention} depth {depth}: the hashed walk counts {hashed}, the "
                  f"split one {result.nodes}")
@@ -146,8 +148,8 @@ def render(results, page):
     out = ["# Deep perft table",
            "",
            "Every game's start counted depth by depth by `tools/perft_table.py`, each count made "
-           "twice — on one thread with a perft table, and split over threads with none — and "
-           "the two equal. A depth is counted while the previous ones suggest it takes at most "
+           "twice — the whole tree on one thread with a perft table, and the tree split into "
+           "tasks over threads that share another — and the two equal. A depth is counted while the previous ones suggest it takes at most "
            "the run's budget (ten minutes by default). *published* means a published table has "
            "the count and it is equal (shared/perft: the start tables, and the english records "
            "of OEIS A133046); *new* means no published count of that depth was found.",
