@@ -34,19 +34,18 @@ def _args(tmp_path, *more):
 
 
 def test_counts_are_made_twice_saved_and_confirmed(tool, tmp_path):
-    tool.main(_args(tmp_path, "--budget", "0.3", "--games", "english"))
+    tool.main(_args(tmp_path, "--budget", "600", "--max-depth", "8", "--games", "english"))
     rows = json.loads((tmp_path / "deep.json").read_text())["counts"]
     depths = {(r["convention"], r["depth"]) for r in rows}
-    assert {("unique", d) for d in range(1, 9)} <= depths
-    assert {("paths", d) for d in range(1, 9)} <= depths
+    assert depths == {(c, d) for c in ("unique", "paths") for d in range(1, 9)}
     published = tool.published_counts()
     for r in rows:     # english is published in both conventions to these depths
         assert r["count"] == published[("english", r["convention"], r["depth"])]
     page = (tmp_path / "deep.md").read_text()
     assert "## English" in page and "| 8 | 845,931 | published" in page
     assert "differs" not in page and "new" not in page.split("## English")[1]
-    # a rerun with the same budget finds nothing left to count
-    tool.main(_args(tmp_path, "--budget", "0.3", "--games", "english"))
+    # a rerun finds nothing left to count
+    tool.main(_args(tmp_path, "--budget", "600", "--max-depth", "8", "--games", "english"))
     assert json.loads((tmp_path / "deep.json").read_text())["counts"] == rows
 
 
@@ -66,3 +65,16 @@ def test_a_budget_that_is_no_number_is_refused(tool, tmp_path, capsys):
     with pytest.raises(SystemExit):
         tool.main(_args(tmp_path, "--budget", "nan"))
     assert "--budget must be a number of seconds above 0" in capsys.readouterr().err
+
+
+def test_a_depth_the_last_two_say_is_over_budget_is_not_started(tool, tmp_path):
+    # depth 2 took ten times depth 1's 30 s: depth 3 should take about 3,000 s, over 600
+    rows = [{"game": "english", "convention": "unique", "depth": d, "count": c,
+             "seconds_hashed": s, "seconds_split": s, "machine": "test"}
+            for d, c, s in ((1, 7, 15.0), (2, 49, 150.0))]
+    (tmp_path / "deep.json").write_text(json.dumps({"counts": rows}))
+    assert tool.next_estimate(rows) == pytest.approx(3000.0)
+    tool.main(_args(tmp_path, "--budget", "600", "--max-depth", "3", "--games", "english"))
+    after = json.loads((tmp_path / "deep.json").read_text())["counts"]
+    assert [r for r in after if r["convention"] == "unique"] == rows
+    assert {r["depth"] for r in after if r["convention"] == "paths"} == {1, 2, 3}

@@ -1,7 +1,7 @@
 """Perft of every game's start, depth by depth, each count made twice: the deep table.
 
-    python tools/perft_table.py [--budget SECONDS] [--games G ...] [--results FILE]
-                                [--hash-mb MB] [--jobs N] [--render]
+    python tools/perft_table.py [--budget SECONDS] [--max-depth N] [--games G ...]
+                                [--results FILE] [--hash-mb MB] [--jobs N] [--render]
 
 For every game and both conventions (unique moves, every route) it counts from depth 1
 upwards until the next count would take more than --budget seconds (default 600: ten minutes
@@ -126,7 +126,7 @@ def run(args):
                            if r["game"] == game and r["convention"] == convention),
                           key=lambda r: r["depth"])
             depth = rows[-1]["depth"] + 1 if rows else 1
-            while True:
+            while args.max_depth is None or depth <= args.max_depth:
                 if next_estimate(rows) > args.budget:
                     break
                 count, hashed, split = count_twice(game, convention, depth, args.hash_mb,
@@ -187,6 +187,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--budget", type=float, default=600.0,
                         help="seconds the next depth may take, both counts (default 600)")
+    parser.add_argument("--max-depth", type=int, default=None,
+                        help="no deeper than this, whatever the budget")
     parser.add_argument("--games", nargs="*", help="the games (default: all)")
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--page", type=Path, default=PAGE)
