@@ -13,7 +13,7 @@ random SEED     a good engine that writes random bytes, broken lines and answers
 import random
 import sys
 
-from shashki import hubtext
+from shashki.hub import text as hubtext
 
 MODE = sys.argv[1]
 RNG = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 0)

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import shashki
 from shashki import pdn
-from shashki.apps import hub
+from shashki.hub import server, text as hub
 from shashki.errors import InvalidPdnError, ShashkiError
 
 from mutation import EDITS, mutated
@@ -158,7 +158,7 @@ def _command(line):
 @given(st.lists(hub_lines(), min_size=1, max_size=8))
 def test_hub_session_answers_any_lines(lines):
     out = io.StringIO()
-    session = hub.HubSession(io.StringIO(""), out, hash_mb=1)
+    session = server.HubSession(io.StringIO(""), out, hash_mb=1)
     try:
         for line in lines:
             # `go` would start a real search; `quit` ends the session: both are tested in

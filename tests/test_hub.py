@@ -3,7 +3,7 @@
 The position strings and move numbers below were read off pydraughts 0.6.7 (its
 `Board(variant, fen)._game.initial_hub_fen` and `Move.hub_move`), the Hub client the protocol
 has to satisfy, and off Scan's protocol.txt for 10x10 (which pydraughts follows); they are facts
-about those programs, not outputs of shashki.apps.hub.  pool, spanish, czech and thai, which
+about those programs, not outputs of shashki.hub.server.  pool, spanish, czech and thai, which
 neither plays, follow the same rules from their records.
 """
 
@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 import shashki
-from shashki import hubtext
-from shashki.apps import hub
+from shashki.hub import text as hubtext
+from shashki.hub import server, text as hub
 from shashki.limits import Limit
 
 VARIANTS = [v.name for v in shashki.VARIANTS]
@@ -512,7 +512,7 @@ def test_level_limits():
 
 def test_huge_node_level_then_go_is_an_error_not_a_crash():
     out = io.StringIO()
-    session = hub.HubSession(io.StringIO(""), out, "russian", hash_mb=1)
+    session = server.HubSession(io.StringIO(""), out, "russian", hash_mb=1)
     for line in [f"pos pos={EIGHT}", "level nodes=" + "1" + "0" * 26, "level nodes=2000",
                  "go think"]:
         session.handle(line)
@@ -552,12 +552,12 @@ def test_a_line_too_long_is_refused_in_bounded_memory():
     the engine goes on."""
     out = io.StringIO()
     source = _LongLines([("ping" + " " * 1000, 1), ("ping ", 2 << 20), ("ping", 1)])
-    assert hub.HubSession(source, out, "russian", hash_mb=1).run() == 0
+    assert server.HubSession(source, out, "russian", hash_mb=1).run() == 0
     lines = out.getvalue().splitlines()
     assert lines[0] == "pong" and lines[-1] == "pong" and len(lines) == 3
     command, args = hub.parse_line(lines[1])
     assert command == "error" and "longer than 65536 characters" in args["message"]
-    assert source.longest <= hub.MAX_LINE + 1
+    assert source.longest <= server.MAX_LINE + 1
 
 
 def test_garbage_during_a_search_does_not_stop_it(engine):

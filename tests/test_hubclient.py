@@ -1,4 +1,4 @@
-"""The Hub client (shashki.hubclient) against `python -m shashki hub` in every game, and
+"""The Hub client (shashki.hub.client) against `python -m shashki hub` in every game, and
 against small fake engines that break the protocol in the ways a real one may (silence, an
 illegal move, an early exit, a refused position, no answer to stop)."""
 
@@ -11,11 +11,11 @@ import pytest
 
 import shashki
 import shashki.engine
-from shashki import hubclient, hubtext
+from shashki.hub import client as hubclient, text as hubtext
 from shashki.apps.match import adjudicate
 from shashki.engine import Engine
-from shashki.hubtext import move_text
-from shashki.hubclient import (HubEngine, HubEngineError, HubError, HubMoveError,
+from shashki.hub.text import move_text
+from shashki.hub.client import (HubEngine, HubEngineError, HubError, HubMoveError,
                                HubTerminatedError, HubTimeoutError, HubVariantError)
 from shashki.limits import Limit
 
@@ -185,7 +185,7 @@ def test_configure_and_init_again(fresh):
 FAKE = textwrap.dedent('''
     """A Hub engine for the client's tests, with one way of failing (argv[1])."""
     import sys
-    from shashki import hubtext
+    from shashki.hub import text as hubtext
 
     mode = sys.argv[1]
     variant, board = "international", None
@@ -320,7 +320,7 @@ def test_an_error_without_message_keeps_its_text(fake):
 
 def test_lines_before_ready_are_not_warnings(fake, caplog):
     # "it might display some information here, that the GUI should ignore" (Hub protocol 2)
-    with caplog.at_level("DEBUG", logger="shashki.hubclient"):
+    with caplog.at_level("DEBUG", logger="shashki.hub.client"):
         engine = fake("init-lines")
         assert engine.play(shashki.Board("international"), Limit(depth=1)).move
     assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == []
@@ -335,7 +335,7 @@ def test_lines_before_ready_are_not_warnings(fake, caplog):
 SCAN_2 = textwrap.dedent('''
     import sys, threading, queue
     import shashki
-    from shashki import hubtext
+    from shashki.hub import text as hubtext
 
     mode = sys.argv[1]
     lines = queue.Queue()
@@ -412,7 +412,7 @@ def scan2(tmp_path, started):
 
 
 def test_an_engine_of_hub_protocol_1(scan2, caplog):
-    with caplog.at_level("INFO", logger="shashki.hubclient"):
+    with caplog.at_level("INFO", logger="shashki.hub.client"):
         engine = scan2("good", variant="international", options={"threads": 2})
     assert engine.protocol == 1 and engine.name == "Scan 2.0"
     assert engine.id == {"name": "Scan 2.0", "author": "Fabien Letouzey", "country": "France"}
@@ -430,7 +430,7 @@ def test_an_engine_of_hub_protocol_1(scan2, caplog):
                         (Limit(clock=60.0, increment=1.0, moves=10),
                          "[('level', ['10', '59000', '1000'])]")]:
         caplog.clear()
-        with caplog.at_level("DEBUG", logger="shashki.hubclient"):
+        with caplog.at_level("DEBUG", logger="shashki.hub.client"):
             assert engine.play(board, limit).move in board.legal_moves
         assert f">> seen {seen}" in [r.getMessage() for r in caplog.records]
     search = engine.analysis(board)             # `analyse` until stopped

@@ -4,9 +4,9 @@
 - `shashki.apps.play`: a game against the engine in a terminal;
 - `shashki.apps.match`: matches between engine settings, with `shashki.apps.players` (engine
   specs and the player interface);
-- `shashki.apps.hub`: the Hub protocol (Scan's) on stdin/stdout, the engine side; its text
-  (line syntax, positions, moves, scores) is the library's `shashki.hubtext`, which the client
-  `shashki.hubclient` shares.
+- `shashki.apps.hub`: `shashki hub`, the Hub protocol (Scan's) on stdin/stdout: the engine
+  side is the library's `shashki.hub.server`, its text (line syntax, positions, moves, scores)
+  `shashki.hub.text`, which the client `shashki.hub.client` shares.
 
 What they share: `shashki.limits.Limit` (search limits), `shashki.apps.args` (command-line
 argument types) and `shashki.apps.records` (what a front end writes about a game).  The

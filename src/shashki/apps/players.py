@@ -32,7 +32,7 @@ from ..dxp import GAME
 from ..dxpclient import DxpEngine
 from ..engine import EVAL_WEIGHTS, SEARCH_OPTIONS, Engine, Score, SearchResult
 from ..errors import ShashkiError
-from ..hubclient import HubEngine
+from ..hub.client import HubEngine
 from ..limits import Limit, check_hash_mb
 from ..move import Move
 from ..variants import Variant
@@ -234,7 +234,7 @@ class EnginePlayer:
 
 
 class HubPlayer:
-    """An external engine driven through the Hub protocol (shashki.hubclient) with a search
+    """An external engine driven through the Hub protocol (shashki.hub.client) with a search
     `limit`; `close()` ends its process."""
 
     def __init__(self, command: Sequence[str], limit: Limit, variant: Variant) -> None:

@@ -3,7 +3,7 @@ version 2: Scan, `shashki hub`, other Hub engines) from Python, as python-chess'
 ``chess.engine`` drives UCI engines.
 
     >>> import sys, shashki
-    >>> from shashki.hubclient import HubEngine
+    >>> from shashki.hub.client import HubEngine
     >>> from shashki.limits import Limit
     >>> with HubEngine.popen([sys.executable, "-m", "shashki", "hub", "--hash", "4"],
     ...                      variant="international") as engine:
@@ -29,7 +29,7 @@ and then the game's moves one ``move`` line each, the limits as ``depth N``, ``t
 ``info DEPTH MEAN-DEPTH SCORE NODES TIME MNPS PV...`` (the score in hundredths of a man) and
 ``move MOVE [PONDER]`` answers.  Its positions are 10x10 ones.
 
-Positions and moves are those of shashki.hubtext (Scan's for the 10x10 games, pydraughts' for
+Positions and moves are those of shashki.hub.text (Scan's for the 10x10 games, pydraughts' for
 8x8).  The client sets the engine's `variant` parameter to the board's game (the value the
 engine declares for it: ``normal`` for international with Scan) and sends ``init`` again when
 a parameter changed since the last one.
@@ -59,22 +59,22 @@ from dataclasses import dataclass
 from typing import (IO, Callable, Deque, Dict, List, Mapping, Optional, Sequence, Tuple,
                     Union)
 
-from ._text import quote
-from .board import Board
-from .engine import Score
-from .errors import ShashkiError
-from .hubtext import (HubInfo, HubParam, HubProtocolError, format_line, game_text, hub_variant,
-                      level_line, parse_info, parse_line, parse_move, parse_param)
-from .limits import Limit
-from .move import Move
-from .variants import Variant, get_variant
+from .._text import quote
+from ..board import Board
+from ..engine import Score
+from ..errors import ShashkiError
+from ..limits import Limit
+from ..move import Move
+from ..variants import Variant, get_variant
+from .text import (HubInfo, HubParam, HubProtocolError, format_line, game_text, hub_variant,
+                   level_line, parse_info, parse_line, parse_move, parse_param)
 
 __all__ = ["DEFAULT_SEARCH_TIMEOUT", "DEFAULT_TIMEOUT", "MAX_INFOS", "MAX_LINE",
            "MAX_QUEUED_LINES", "HubEngine", "HubEngineError", "HubError", "HubInfo",
            "HubMoveError", "HubParam", "HubSearch", "HubTerminatedError", "HubTimeoutError",
            "HubVariantError", "PlayResult"]
 
-logger = logging.getLogger("shashki.hubclient")
+logger = logging.getLogger("shashki.hub.client")
 
 #: seconds an answer that should come at once (id, pong, done after stop) is awaited
 DEFAULT_TIMEOUT = 10.0

@@ -1,6 +1,6 @@
 """The text of the Hub protocol (Scan's, version 2): its line syntax, the names of the games,
 positions, moves and scores.  `shashki hub` (shashki.apps.hub, the engine side) and the Hub
-client (shashki.hubclient, the GUI side) both speak through this module.
+client (shashki.hub.client, the GUI side) both speak through this module.
 
 How a game's text follows from its record:
 
@@ -33,16 +33,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Mapping, Optional, Tuple, TypeVar, Union
 
-from ._core.search import WIN_SCORE
-from ._text import bounded_int, quote
-from ._core.position import Position
-from .board import Board
-from .colors import BLACK, WHITE, Color
-from .engine import Score
-from .errors import InvalidVariantError, ShashkiError
-from .limits import MAX_PLY, MIN_BUDGET, Limit
-from .move import Move
-from .variants import VARIANTS, Variant, get_variant
+from .._core.search import WIN_SCORE
+from .._text import bounded_int, quote
+from .._core.position import Position
+from ..board import Board
+from ..colors import BLACK, WHITE, Color
+from ..engine import Score
+from ..errors import InvalidVariantError, ShashkiError
+from ..limits import MAX_PLY, MIN_BUDGET, Limit
+from ..move import Move
+from ..variants import VARIANTS, Variant, get_variant
 
 __all__ = ["HubInfo", "HubParam", "HubProtocolError", "format_line", "format_value",
            "game_text", "hub_variant", "level_line", "move_text", "parse_info", "parse_level",
