@@ -108,6 +108,10 @@ ctypedef struct MoveList:
     int only_frm
     int only_to
     u64 only_captured
+    # Routing without merging: a flying king's every landing square before it captures on
+    # along the same line is a route of its own (each sequence of landing squares, as kish
+    # counts); 0 (list_init): those are one route
+    int every_landing
     Move *moves             # `first`, or a heap block once the list has grown
     Move first[MAXMOVES]
 
@@ -121,6 +125,7 @@ cdef inline void list_init(MoveList *ml, Route *routes) noexcept nogil:
     ml.given_routes = routes
     ml.merge = 1
     ml.only_frm = -1
+    ml.every_landing = 0
     ml.moves = ml.first
 
 

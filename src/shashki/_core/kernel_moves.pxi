@@ -217,14 +217,16 @@ cdef inline bint king_leg(Side *s, Mode *m, Ctx *c, u64 sq, u64 cap, int n, int 
         # FMJD-64 4.6: if the capture can go on from some landing squares, the king must land on
         # one of those; only when it cannot go on is every landing square a move.  Going on in
         # the same direction is one route whichever square it starts from: only the first
-        # landing square tries it.
+        # landing square tries it (but for routes listed with every_landing, kish's count of
+        # every sequence of landing squares).
         cont = False
         first = True
         l = land
         while l:
             if Mode is Routing:
                 c.route.land[n] = <uint8_t>ctz(l)
-            if king_capture(s, m, c, l, ncap, n + 1, d, not first):
+            if king_capture(s, m, c, l, ncap, n + 1, d,
+                            not first and not (Mode is Routing and c.ml.every_landing)):
                 cont = True
             first = False
             l = 0 if K_LANDS_NEXT else sh(l, d) & c.empty

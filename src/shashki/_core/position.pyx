@@ -399,11 +399,17 @@ cdef class Placement:
         """Whether the side to move must capture."""
         return bool(self.kernel.ops.must_capture(&self.pos))
 
-    def routes(self, move=None):
+    def routes(self, move=None, bint every_landing=False):
         """Every route of every legal capture, one Move each (a move several routes make is
         listed once per route, with that route's path and order of captures, and written in
         full); the quiet moves as the legal moves list them.  With `move` (a legal Move, or
-        its text), the routes of that move alone: only they are generated and kept."""
+        its text), the routes of that move alone: only they are generated and kept.
+
+        A flying king that may land on several squares before it captures on along the same
+        line makes one route of them (the rules' "one capture", and a route is read from any
+        of them); with `every_landing` each is a route of its own: every sequence of landing
+        squares, the moves as kish (a turkish library) counts them (shashki.perft's
+        landing_perft)."""
         cdef MoveList *ml
         cdef Route *routes
         cdef uint8_t *amb = NULL
@@ -428,6 +434,7 @@ cdef class Placement:
         list_init(ml, routes)
         try:
             ml.merge = 0
+            ml.every_landing = every_landing
             if only >= 0:
                 ml.only_frm = self.table.moves[only].frm
                 ml.only_to = self.table.moves[only].to
