@@ -35,6 +35,10 @@ Two conventions are in use (see [Move identity](games/index.md#move-identity-and
 The counts of giveaway equal those of russian: its moves are the russian moves, only the goal
 differs.
 
+The [deep perft table](perft-deep.md) has shashki's own counts of every game's start, each
+made twice, as deep as a budget of time allows (`tools/perft_table.py`), marked where a
+published table confirms them and where no count was published.
+
 Counts are exact at any size: the english tree has more than 2^64 leaves at depth 29. The
 kernels sum in 64 bits and check the sums of subtrees deep enough to pass 2^64; such a count
 is made again move by move in Python's integers (`Position.count_by_moves`), and the runner's

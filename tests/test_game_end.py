@@ -40,3 +40,13 @@ def test_a_game_refuses_a_position_of_another_game():
     with pytest.raises(InvalidVariantError, match="a english position is not one of "
                                                           "russian"):
         Game.of("russian").outcome(Position("english"))
+
+
+def test_a_position_s_outcome_is_the_same_object_each_time_it_is_asked():
+    # (a Position never changes: its end is decided once; before the Game value, each call
+    # decided it again)
+    over = Position("turkish", "W:Wa2:Bh7")
+    assert over.outcome() is over.outcome() and over.outcome().winner is None
+    going = Position("russian")
+    assert going.outcome() is None and going.outcome() is None
+    assert going.apply("c3-d4").outcome() is None

@@ -34,6 +34,8 @@ cdef class Placement:
 
 cdef class Position(Placement):
     cdef tuple moves                # the legal moves as Move objects, once asked for
+    cdef object ended               # outcome(), once asked for (a Position never changes)
+    cdef bint ended_known
 
     cdef Position child(self, int i)
 

@@ -488,6 +488,9 @@ cdef class Placement:
         return isinstance(move, Move) and self.find(move) >= 0
 
 
+# shashki._core.game.default_game, loaded on first use (the game module cimports this one)
+cdef object _default_game = None
+
 @cython.freelist(64)
 cdef class Position(Placement):
     # The first line and "--" (at the start of its line) are the constructor's signature for
@@ -540,8 +543,11 @@ A draughts position of one game (`variant`): the pieces, the side to move, and i
     def game(self):
         """The rules this position is played by: the shashki.Game of its game with the
         game's default draw setting (a Board's `game` has the board's setting)."""
-        from .game import default_game  # (here: the game module cimports this one)
-        return default_game(self.notation.variant)
+        global _default_game
+        if _default_game is None:
+            from .game import default_game  # (here, once: the game module cimports this one)
+            _default_game = default_game
+        return _default_game(self.notation.variant)
 
     @property
     def legal_moves(self):
@@ -587,7 +593,10 @@ A draughts position of one game (`variant`): the pieces, the side to move, and i
         (it has won), or a draw that needs no history holds (turkish: one piece each).  The
         same as ``Board.from_position(position).outcome()`` (one decider: Game.outcome); the
         draws by repetition or move counts need the game's history: see Board.outcome."""
-        return self.game.outcome(self)
+        if not self.ended_known:
+            self.ended = self.game.outcome(self)
+            self.ended_known = True
+        return self.ended
 
     def mirror(self):
         """The same position with the colours swapped: the board turned half round, White's
