@@ -17,8 +17,13 @@ from perftfile import shared_dir  # noqa: E402
 if "SHASHKI_TEST_EGDB" in os.environ:
     os.environ["SHASHKI_EGDB"] = os.environ["SHASHKI_TEST_EGDB"]
 else:
+    import atexit  # noqa: E402
+    import shutil  # noqa: E402
     import tempfile  # noqa: E402
     os.environ["SHASHKI_EGDB"] = tempfile.mkdtemp(prefix="shashki-test-egdb-")
+    # removed when this process ends (each xdist worker makes and removes its own): a run
+    # left one behind in the temporary folder for every process before
+    atexit.register(shutil.rmtree, os.environ["SHASHKI_EGDB"], ignore_errors=True)
 
 # The modules that read the perft suites and games of ../shared.  Where that folder cannot be
 # had (a wheel tested inside cibuildwheel's container), SHASHKI_SKIP_SHARED=1 skips them;
