@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import shashki
-from shashki._core.position import kernel_of
 from shashki.errors import IllegalActionError, IllegalMoveError, InvalidActionError
 
 from positions import VARIANTS, board_of, boards
@@ -85,13 +84,17 @@ def test_a_flying_king_with_several_captures_between_the_same_squares():
 def test_the_action_space(variant):
     v = shashki.get_variant(variant)
     g = v.geometry
-    assert v.action_space_size == g.squares ** 2 + 511
-    assert v.action_space_size == {32: 1535, 50: 3011, 64: 4607}[g.squares]
+    game = shashki.Game.of(v)
+    # the record's sizes are its Game's, which are the core's
+    assert v.action_space_size == game.action_space_size
+    assert v.planes_shape == game.planes_shape
     from shashki._core import actions
-    assert actions.ALTERNATES == 511
-    assert actions.action_space_size(kernel_of(v)) == v.action_space_size
-    assert v.planes_shape == (actions.OBSERVATION_PLANES, g.rows, g.files)
+    assert game.action_space_size == g.squares ** 2 + actions.ALTERNATES
+    assert actions.ALTERNATES == 511        # (one less than the moves a list holds in place)
+    assert v.action_space_size == {32: 1535, 50: 3011, 64: 4607}[g.squares]
+    assert game.planes_shape == (actions.OBSERVATION_PLANES, g.rows, g.files)
     assert shashki.Board(v).planes().shape == v.planes_shape
+    assert len(shashki.Board(v).legal_action_mask()) == v.action_space_size
 
 
 def test_bad_actions_are_refused_with_what_was_expected():

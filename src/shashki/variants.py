@@ -22,10 +22,14 @@ from .geometry import EIGHT, FULL_EIGHT, TEN, Geometry
 
 #: the name of each side, indexed by colour (shashki.BLACK is 0, WHITE 1)
 COLOR_NAMES: Tuple[str, str] = ("black", "white")
-#: actions beyond the (origin, destination) pairs: a position has at most 512 legal moves (the
-#: kernels' MAXMOVES), so at most 511 captures share their two squares with another one
+# The sizes of the learning surfaces (Game.action_space_size, Game.planes_shape), defined here
+# once: setup.py writes them into the core's enums (_core/enums.pxd), which sizes its buffers
+# by them (_core/spaces.pxd).
+#: actions beyond the (origin, destination) pairs: the actions number positions of at most 512
+#: legal moves (the move lists' room in place), so at most 511 captures share their two
+#: squares with another one; a position with more is refused (ActionSpaceError)
 ALTERNATE_ACTIONS = 511
-#: the planes of Board.planes() (shashki._core.actions.OBSERVATION_PLANES)
+#: the planes of Board.planes()
 OBSERVATION_PLANES = 10
 
 
@@ -315,14 +319,14 @@ class Variant:
 
     @property
     def action_space_size(self) -> int:
-        """The number of actions of the game (Board.move_to_action): an action for each
-        (origin, destination) pair of squares, and ALTERNATE_ACTIONS more for the captures
-        that join the same two squares as another one.  1535 on 8x8."""
+        """The number of actions of the game (Board.move_to_action; Game.action_space_size):
+        an action for each (origin, destination) pair of squares, and ALTERNATE_ACTIONS more
+        for the captures that join the same two squares as another one.  1535 on 8x8."""
         return self.geometry.squares ** 2 + ALTERNATE_ACTIONS
 
     @property
     def planes_shape(self) -> Tuple[int, int, int]:
-        """The shape of Board.planes(): (planes, rows, files)."""
+        """The shape of Board.planes(): (planes, rows, files) (Game.planes_shape)."""
         return (OBSERVATION_PLANES, self.geometry.rows, self.geometry.files)
 
     def kernel_constants(self) -> Dict[str, Union[int, Tuple[int, ...]]]:

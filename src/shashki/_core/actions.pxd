@@ -2,21 +2,10 @@
 # batched playouts (playouts.pyx).  shashki/actions.md in the docs describes it.
 
 from libc.stdint cimport int32_t
-from .kernel cimport MAXMOVES, Pos, Move, MoveList, KernelOps
+from .kernel cimport Pos, Move, MoveList, KernelOps
 from .draws cimport DrawRules, DrawState
 
-cdef enum:
-    # the planes of an observation (Board.planes)
-    PLANES = 10
-    # the moves beyond the first of each (origin, destination) in one position, at most: the
-    # actions past squares * squares
-    ALTERNATE_ACTIONS = MAXMOVES - 1
-
-
-cdef inline int action_size(const KernelOps *ops) noexcept nogil:
-    """The number of actions of a game (Variant.action_space_size): a quiet move's action is
-    origin * squares + destination, and the alternates follow."""
-    return ops.squares * ops.squares + ALTERNATE_ACTIONS
+# (the sizes, the action space's and the observation's, are spaces.pxd's)
 
 # The action of each of the `n` moves (a list as a kernel gives it) into out[0..n-1]; `square`
 # maps ghost bits to squares (Kernel.square), `nsq` is the number of squares; with `flip` the

@@ -35,6 +35,7 @@ from .position cimport Kernel, Placement
 from .board cimport BoardCore
 from .arrays cimport Buffer, new_buffer
 from .draws cimport DrawRules, DrawState
+from .spaces cimport PLANES, ALTERNATE_ACTIONS, action_size
 
 from ..errors import ActionSpaceError, BatchError, IllegalActionError, InvalidActionError
 
@@ -95,11 +96,6 @@ cdef void move_actions(const KMove *moves, int n, const int *square, int nsq, bi
                 break
     for k in range(nalt):
         out[alt[k]] = pairs + k
-
-
-def action_space_size(Kernel kernel):
-    """The number of actions of a game played with `kernel`: squares * squares + ALTERNATES."""
-    return action_size(kernel.ops)
 
 
 cdef inline bint flipped(Placement board, bint perspective) noexcept:

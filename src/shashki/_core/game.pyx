@@ -6,12 +6,13 @@ compiled kernel that generates its moves, its notation, and its draw rules (the 
 shashki.variants with the FMJD-64 endgame rules on or off), and which draws a player must
 claim.  One object serves every Board and Position of the same game and draw setting
 (OpenSpiel's Game beside its States): `board.game is Game.of("russian")` for a russian
-board with the default setting.  A Board reads its rules from its Game; the search, the
-playouts, the vector env and the endgame tables still take them from a Board (issue 31's
-next steps)."""
+board with the default setting.  A Board, the search, the playouts, the vector env and the
+endgame tables read their rules from a Game, and the learning surfaces their sizes (the
+action space and the observation planes are the C's, named here once)."""
 
 from libc.string cimport memset
 from .kernel cimport u64
+from .spaces cimport PLANES, action_size
 from .draws cimport DrawRules, DrawState, draws_start, game_end, winner_of
 from .enums cimport T_NONE
 from .move cimport Notation
@@ -107,6 +108,19 @@ The rules of one game (`variant`: a name or a shashki.Variant; None: russian) wi
     def name(self):
         """The game's name (its record's)."""
         return self.variant.name
+
+    @property
+    def action_space_size(self):
+        """The number of actions (Board.move_to_action): one for each (origin, destination)
+        pair of squares, then the captures that join the same two squares as another one of
+        the position (docs/actions.md).  1535 on 8x8, 3011 on 10x10."""
+        return action_size(self.kernel.ops)
+
+    @property
+    def planes_shape(self):
+        """The shape of an observation (Board.planes): (planes, rows, files)."""
+        geometry = self.variant.geometry
+        return (PLANES, geometry.rows, geometry.files)
 
     def board(self, fen=None):
         """A new Board of this game and draw setting: its start, or the position of `fen`."""

@@ -35,7 +35,8 @@ from .position cimport Kernel, Position, color_of
 from .draws cimport (DrawRules, DrawState, draws_start, draws_after, decisive_end, drawn_end,
                      repetition_ahead, occurrences, winner_of, draw_window, endgame_rules)
 from .enums cimport T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KING_CROWNED
-from .actions cimport PLANES, action_size, move_actions, sort_actions, position_planes, history_values, fraction, fill
+from .actions cimport move_actions, sort_actions, position_planes, history_values, fraction, fill
+from .spaces cimport PLANES, action_size
 from .playouts cimport mix, next_random, regrow
 from .arrays cimport Buffer, new_buffer
 
