@@ -1,4 +1,4 @@
-"""shashki.dxp: the DamExchange protocol's messages (issue 33.1, its first part), read and
+"""shashki.dxp.messages: the DamExchange protocol's messages (issue 33.1, its first part), read and
 written, against the examples pydraughts 0.6.7's DamExchange documents and writes (read off
 its dxp_classes.py: facts of a peer no one here wrote), malformed messages, framing, and the
 translation of moves and positions."""
@@ -7,9 +7,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import shashki
-from shashki import BLACK, WHITE, dxp
-from shashki.dxp import (BackAccept, BackRequest, Chat, DxpError, Frames, GameAccept, GameEnd,
-                         GameRequest, MoveMessage)
+from shashki import BLACK, WHITE
+from shashki.dxp import messages as dxp
+from shashki.dxp.messages import (BackAccept, BackRequest, Chat, DxpError, Frames, GameAccept,
+                                  GameEnd, GameRequest, MoveMessage)
 
 from positions import random_games, random_positions
 

@@ -9,10 +9,11 @@ import threading
 import pytest
 
 import shashki
-from shashki import BLACK, WHITE, dxp
-from shashki.apps.dxpserve import DxpFollower, serve
-from shashki.dxp import (BackAccept, BackRequest, Chat, Frames, GameAccept, GameEnd,
-                         GameRequest, MoveMessage)
+from shashki import BLACK, WHITE
+from shashki.dxp import messages as dxp
+from shashki.dxp.messages import (BackAccept, BackRequest, Chat, Frames, GameAccept, GameEnd,
+                                  GameRequest, MoveMessage)
+from shashki.dxp.server import DxpFollower, serve
 from shashki.engine import Engine
 
 GAME = dxp.GAME.name
@@ -245,7 +246,7 @@ def server(engine):
 
 
 def test_the_client_plays_full_games_against_the_server(server):
-    from shashki.dxpclient import DxpEngine
+    from shashki.dxp.client import DxpEngine
     for first in (True, False):          # the client's engine plays White, then Black
         board = shashki.Board(GAME)
         if not first:
@@ -265,7 +266,7 @@ def test_the_client_plays_full_games_against_the_server(server):
 
 
 def test_the_client_refuses_a_board_that_is_not_its_game(server):
-    from shashki.dxpclient import DxpEngine
+    from shashki.dxp.client import DxpEngine
     client = DxpEngine.connect("127.0.0.1", server.server_address[1], timeout=60)
     try:
         board = shashki.Board(GAME)
@@ -315,7 +316,7 @@ def test_shashki_match_plays_shashki_dxp(server):
 
 def test_configure_sets_what_the_game_request_carries():
     # (before: DxpEngine had no configure, as python-chess's engines and HubEngine have)
-    from shashki.dxpclient import DxpEngine
+    from shashki.dxp.client import DxpEngine
     ours, theirs = socket.socketpair()
     with ours, theirs:
         client = DxpEngine(ours, timeout=10)
@@ -340,7 +341,7 @@ def test_configure_sets_what_the_game_request_carries():
     ({"name": "Шашки"}, "name must be ASCII text"),
     ({"minutes": 5, "moves": "75"}, "moves must be a whole number")])
 def test_configure_refuses_what_it_cannot_send_and_changes_nothing(options, words):
-    from shashki.dxpclient import DxpEngine
+    from shashki.dxp.client import DxpEngine
     ours, theirs = socket.socketpair()
     with ours, theirs:
         client = DxpEngine(ours)

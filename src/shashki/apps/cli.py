@@ -8,7 +8,7 @@
     shashki egdb build|verify|probe|info ...   (shashki.apps.egdbcmd)
     shashki serve [--host H] [--port P]        (shashki.apps.serve: the board in a browser)
     shashki bench [--quick] [--json]           (shashki.apps.benchcmd: signature and speed)
-    shashki dxp [--port N] [--movetime S]      (shashki.apps.dxpserve: the engine over DXP)
+    shashki dxp [--port N] [--movetime S]      (shashki.apps.dxp: the engine over DXP)
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from .. import perft as runner
 from ..board import Board
 from ..limits import MAX_HASH_MB
 from ..perft import PerftResult, Task
-from . import benchcmd, dxpserve, egdbcmd, hub, match, play, serve
+from . import benchcmd, dxp, egdbcmd, hub, match, play, serve
 from .about import version_text
 from .args import SubParsers, add_command, add_variant, depth_range, whole
 
@@ -53,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     egdbcmd.add_parser(sub)
     serve.add_parser(sub)
     benchcmd.add_parser(sub)
-    dxpserve.add_parser(sub)
+    dxp.add_parser(sub)
     return parser
 
 

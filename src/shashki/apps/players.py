@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, Optional, Protocol, Sequence, Tuple, Union
 
 from ..board import Board
-from ..dxp import GAME
-from ..dxpclient import DxpEngine
+from ..dxp.client import DxpEngine
+from ..dxp.messages import GAME
 from ..engine import EVAL_WEIGHTS, SEARCH_OPTIONS, Engine, Score, SearchResult
 from ..errors import ShashkiError
 from ..hub.client import HubEngine
@@ -256,7 +256,7 @@ class HubPlayer:
 
 
 class DxpPlayer:
-    """An engine over DXP (shashki.dxpclient), a 10x10 follower at (host, port): a connection
+    """An engine over DXP (shashki.dxp.client), a 10x10 follower at (host, port): a connection
     a game, since DXP asks for a game at its start with the time control of the whole game
     (`minutes`; 0: the engine's own).  `close()` ends the last one."""
 

@@ -7,7 +7,7 @@ message is ASCII text of at most 127 characters, a type letter first and fields 
 width after it, ended by a NUL byte on the wire.  Squares are the international numbers
 1-50; White is "W", Black "Z" (zwart).
 
-    >>> from shashki import dxp
+    >>> from shashki.dxp import messages as dxp
     >>> dxp.parse("M001228190123")
     MoveMessage(seconds=12, origin=28, destination=19, captured=(23,))
     >>> dxp.MoveMessage(5, 33, 28).text()
@@ -24,11 +24,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import List, Optional, Tuple, Union
 
-from ._core.position import Position
-from .colors import BLACK, WHITE, Color
-from .errors import ShashkiError
-from .move import Move
-from .variants import INTERNATIONAL, Variant
+from .._core.position import Position
+from ..colors import BLACK, WHITE, Color
+from ..errors import ShashkiError
+from ..move import Move
+from ..variants import INTERNATIONAL, Variant
 
 __all__ = ["MAX_LENGTH", "BackAccept", "BackRequest", "Chat", "DxpError", "Frames",
            "GameAccept", "GameEnd", "GameRequest", "Message", "MoveMessage", "move_message",

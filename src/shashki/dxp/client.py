@@ -1,6 +1,6 @@
 """A DXP engine driven from Python: shashki as the *initiator* of a 10x10 game.
 
-    >>> from shashki.dxpclient import DxpEngine              # doctest: +SKIP
+    >>> from shashki.dxp.client import DxpEngine            # doctest: +SKIP
     >>> engine = DxpEngine.connect("127.0.0.1", 27531)       # doctest: +SKIP
     >>> engine.play(shashki.Board("international")).move     # doctest: +SKIP
     <Move 32-28>
@@ -8,8 +8,8 @@
 The first `play(board)` asks for a game from the board's root position, the engine playing
 the side to move, with the time control given to `connect` (DXP fixes it for the whole game);
 each later `play` sends the moves played since and waits for the engine's.  `quit()` ends the
-game and closes the connection.  The messages are shashki.dxp's; a peer that answers with
-something else, or not in time, raises DxpError.
+game and closes the connection.  The messages are shashki.dxp.messages'; a peer that
+answers with something else, or not in time, raises DxpError.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ import socket
 from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional, Tuple
 
-from .board import Board
-from .dxp import (ACCEPTED, UNKNOWN, Chat, DxpError, Frames, GameAccept, GameEnd, GameRequest,
-                  Message, MoveMessage, move_message, move_of, parse)
-from .move import Move
+from ..board import Board
+from ..move import Move
+from .messages import (ACCEPTED, UNKNOWN, Chat, DxpError, Frames, GameAccept, GameEnd,
+                       GameRequest, Message, MoveMessage, move_message, move_of, parse)
 
 __all__ = ["DxpEngine", "DxpResult"]
 

@@ -1,6 +1,5 @@
-"""`shashki dxp`: the engine served over DXP, as the follower (shashki.dxp has the messages).
-
-    shashki dxp [--host 127.0.0.1] [--port 27531] [--movetime S] [--name NAME]
+"""The engine served over DXP, as the follower (`shashki dxp` runs it; shashki.dxp.messages
+has the messages).
 
 An initiator (Kingsrow, a tournament manager, pydraughts' DXPEngine) connects and asks for a
 10x10 game (GAMEREQ: the colour shashki plays, a time control, the start or a position); the
@@ -15,25 +14,22 @@ time; a request with none (0 minutes, as pydraughts sends) gets --movetime a mov
 
 from __future__ import annotations
 
-import argparse
 import time
-from typing import TYPE_CHECKING, Iterator, List, Optional, TextIO
+from typing import TYPE_CHECKING, Iterator, List, Optional
 
-from .. import __version__
 from ..board import Board
 from ..colors import Color
-from ..dxp import (ACCEPTED, BACK_ACCEPTED, BACK_REFUSED, DRAW, GAME, I_LOSE, I_WIN, UNKNOWN,
-                   BackAccept, BackRequest, Chat, DxpError, Frames, GameAccept, GameEnd,
-                   GameRequest, Message, MoveMessage, move_message, move_of, parse)
 from ..engine import Engine
 from ..limits import MAX_SECONDS
-from .args import SubParsers, add_command, seconds, whole
+from .messages import (ACCEPTED, BACK_ACCEPTED, BACK_REFUSED, DRAW, GAME, I_LOSE, I_WIN,
+                       UNKNOWN, BackAccept, BackRequest, Chat, DxpError, Frames, GameAccept,
+                       GameEnd, GameRequest, Message, MoveMessage, move_message, move_of, parse)
 
 if TYPE_CHECKING:
     import socket
     import socketserver
 
-__all__ = ["DEFAULT_PORT", "DxpFollower", "add_parser", "cmd_dxp", "serve"]
+__all__ = ["DEFAULT_MOVETIME", "DEFAULT_PORT", "DxpFollower", "serve"]
 
 #: the port DXP engines listen on by custom
 DEFAULT_PORT = 27531
@@ -207,7 +203,7 @@ def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, *, name: str = "sha
           engine: Optional[Engine] = None) -> "socketserver.TCPServer":
     """A DXP server bound to (host, port) (port 0: any free one, `server.server_address`
     says which), serving one connection at a time; `server.serve_forever()` serves it."""
-    import socket           # (here: importing the command line stays light)
+    import socket           # (here: `import shashki.dxp.server` stays light)
     import socketserver     # (the same)
     searcher = engine or Engine(GAME)
 
@@ -222,32 +218,3 @@ def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, *, name: str = "sha
         allow_reuse_address = True
 
     return Server((host, port), Handler)
-
-
-def add_parser(sub: SubParsers) -> None:
-    """Register `shashki dxp` on the CLI's subparsers."""
-    p = add_command(sub, "dxp", cmd_dxp, help="serve the engine over DXP (10x10 matches)",
-                    description="Serve the engine as a DXP follower: an initiator (Kingsrow, a "
-                                "tournament manager, pydraughts' DXPEngine) connects, asks for "
-                                "a 10x10 game and plays it move by move.  Stop with Ctrl-C.")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="the address to listen on (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=whole("--port", 0, 65535), default=DEFAULT_PORT,
-                   help=f"the port (default {DEFAULT_PORT}; 0: any free port)")
-    p.add_argument("--movetime", type=seconds("--movetime"), default=DEFAULT_MOVETIME,
-                   metavar="S", help=f"seconds a move when a request gives no time control "
-                                     f"(default {DEFAULT_MOVETIME:g})")
-    p.add_argument("--name", default="shashki", help="the name sent in GAMEACC")
-
-
-def cmd_dxp(args: argparse.Namespace, out: TextIO) -> int:
-    server = serve(args.host, args.port, name=args.name, movetime=args.movetime)
-    host, port = server.socket.getsockname()[:2]
-    print(f"shashki {__version__}: DXP on {host}:{port}", file=out, flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
-    return 0
