@@ -497,8 +497,9 @@ def test_resumed_figures(tmp_path):
     assert "M leaves/" not in text
 
 
-def test_a_checkpoint_written_before_the_split_was_recorded_resumes(tmp_path):
-    # a header without min_tasks was split as 1-4 jobs split (32 tasks at least): resumed so
+def test_a_checkpoint_without_its_split_is_refused_untouched(tmp_path):
+    # every checkpoint names the split its task indexes refer to: one without it cannot be
+    # resumed (the tasks would be another split's), and says so, the file left as it was
     path = tmp_path / "old.ckpt"
     board = shashki.Board("russian")
     with pytest.raises(_Interrupt):
@@ -507,5 +508,7 @@ def test_a_checkpoint_written_before_the_split_was_recorded_resumes(tmp_path):
     header = json.loads(lines[0])
     assert header.pop("min_tasks") == 32
     path.write_text(json.dumps(header, sort_keys=True) + "\n" + "".join(lines[1:]))
-    result = runner.run(board, 9, jobs=16, checkpoint=path)
-    assert result.nodes == board.perft(9, jobs=1) and result.resumed == 5
+    before = path.read_bytes()
+    with pytest.raises(runner.CheckpointError, match=r"another run \(.*min_tasks none there"):
+        runner.run(board, 9, jobs=16, checkpoint=path)
+    assert path.read_bytes() == before

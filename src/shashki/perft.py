@@ -48,8 +48,6 @@ Progress = Callable[[int, int, "Task", int], object]
 _Node = Tuple[Tuple[str, ...], "Position", int, int]
 
 CHECKPOINT_FORMAT = 1
-# the split of a checkpoint written before its header recorded `min_tasks`: that of 1-4 jobs
-_OLD_MIN_TASKS = 32
 # the longest header line of a checkpoint read for its split (a real one is a few hundred
 # bytes; the FEN of a position is the longest field)
 _MAX_HEADER = 64 * 1024
@@ -246,9 +244,9 @@ def checkpoint_split(path: str) -> Optional[int]:
         header = json.loads(line)
     except (ValueError, RecursionError):
         return None
-    if not isinstance(header, dict):
+    if not isinstance(header, dict) or "min_tasks" not in header:
         return None
-    value = header.get("min_tasks", _OLD_MIN_TASKS)
+    value = header["min_tasks"]
     if isinstance(value, bool) or not isinstance(value, int) or \
             not 1 <= value <= 8 * MAX_JOBS:
         raise CheckpointError(f"{path} is damaged: its header's min_tasks is {shown(value)}; "
@@ -324,8 +322,6 @@ class Checkpoint:
         if not isinstance(header, dict) or header.get("format") != CHECKPOINT_FORMAT:
             raise CheckpointError(f"{self.path} is not a shashki perft checkpoint "
                                   f"of format {CHECKPOINT_FORMAT}")
-        if "min_tasks" not in header and self.header.get("min_tasks") == _OLD_MIN_TASKS:
-            header = dict(header, min_tasks=_OLD_MIN_TASKS)     # written before it was kept
         if header != self.header:
             diff = sorted(k for k in set(header) | set(self.header)
                           if header.get(k) != self.header.get(k))
