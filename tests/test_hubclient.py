@@ -473,7 +473,10 @@ def test_a_talkative_engine_times_out_with_bounded_memory(fake):
     """An engine that answers go with infos for ever (and ignores stop): HubTimeoutError
     once the search's time and the timeout are over, not a read loop that never ends; the
     lines waiting and the infos kept stay bounded."""
-    engine = fake("talkative", timeout=2, search_timeout=3)
+    # the timeouts set once the engine runs, as in the two tests above (a Python that starts
+    # slowly must not fail the handshake: 2 s did under qemu-aarch64)
+    engine = fake("talkative")
+    engine.timeout, engine.search_timeout = 2, 3
     board = shashki.Board("international")
     seen = []
     error = _ends_within(60, lambda: engine.play(board, Limit(movetime=0.2),
