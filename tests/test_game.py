@@ -48,6 +48,16 @@ def test_a_board_keeps_its_game_through_edits_and_set_ups():
     assert board.copy().game is game
 
 
+def test_a_boards_draw_setting_is_its_games_and_cannot_be_set_apart():
+    # Board.fmjd_draw_rules was a writable copy: setting it changed the attribute and not the
+    # rules the board plays by (its Game's), two answers to one question
+    board = Board("russian")
+    with pytest.raises(AttributeError):
+        board.fmjd_draw_rules = False
+    assert board.fmjd_draw_rules is board.game.fmjd_draw_rules is True
+    assert Board("russian", fmjd_draw_rules=False).copy().fmjd_draw_rules is False
+
+
 @pytest.mark.parametrize("args,words", [
     (("english", True), "the FMJD-64 draw rules are for russian and brazilian, not english"),
     (("russian", 1), "fmjd_draw_rules must be True, False or None"),

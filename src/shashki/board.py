@@ -54,8 +54,6 @@ class Board(BoardCore):
 
     __slots__ = ()
 
-    fmjd_draw_rules: bool
-
     def __init__(self, variant: Union[str, Variant] = DEFAULT.name, fen: Optional[str] = None, *,
                  fmjd_draw_rules: Optional[bool] = None) -> None:
         chosen = get_variant(variant)

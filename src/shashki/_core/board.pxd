@@ -8,11 +8,6 @@ from .game cimport Game
 cdef class BoardCore(Placement):
     cdef readonly Game game             # the rules: kernel, notation, draw rules (shashki.Game)
     cdef const KernelOps *ops
-    # the game's draw rules, claims and goal, copied from `game` where the every-ply code
-    # reads them
-    cdef DrawRules draw_rules
-    cdef int claims                     # bits (1 << Termination) of the draws a player claims
-    cdef bint reversed_goal
     cdef DrawState draws
     # the history: before each ply played, the position and the draw counters (two arrays:
     # the positions are the history that draws.pxd counts repetitions over)
@@ -21,7 +16,6 @@ cdef class BoardCore(Placement):
     cdef int nhist
     cdef int cap_hist
     cdef public list move_stack
-    cdef public bint fmjd_draw_rules
     cdef readonly int root_ply          # plies of the game before the first position
 
     cdef int restart(self, const Pos *p, int root_ply) except -1

@@ -32,7 +32,8 @@ class BoardCore(Placement):
     """The C state of a Board (see shashki.board.Board, which is the class to use)."""
 
     move_stack: List[Move]
-    fmjd_draw_rules: bool
+    @property
+    def fmjd_draw_rules(self) -> bool: ...
     @property
     def game(self) -> Game: ...
     @property

@@ -144,19 +144,21 @@ cdef class BoardCore(Placement):
         PyMem_Free(self.hist)
         PyMem_Free(self.hist_draws)
 
+    @property
+    def fmjd_draw_rules(self):
+        """Whether the FMJD-64 endgame draw rules apply: the setting of the board's Game
+        (read only: a Board of the other setting is ``Board(..., fmjd_draw_rules=...)``)."""
+        return self.game.fmjd_draw_rules
+
     def _reset(self, Position position not None, bint fmjd, int root_ply=-1):
         """Set the position and its game; the history is cleared and the draw counters count
         from here.  `root_ply`: the plies of the game before this position (-1: as if it
         were the game's first move, or the reply to it)."""
         cdef Game game = game_of(position.notation.variant, fmjd)
         self.game = game
-        self.fmjd_draw_rules = fmjd
         self.kernel = game.kernel
         self.ops = game.kernel.ops
         self.notation = game.notation
-        self.draw_rules = game.draw_rules
-        self.claims = game.claims
-        self.reversed_goal = game.reversed_goal
         self.restart(&position.pos, root_ply)
 
     cdef int restart(self, const Pos *p, int root_ply) except -1:
@@ -165,7 +167,7 @@ cdef class BoardCore(Placement):
         self.root_ply = root_ply if root_ply >= 0 else \
             int(COLORS[p.turn] != self.notation.variant.first_to_move)
         self.pos = p[0]
-        draws_start(&self.draws, &self.pos, &self.draw_rules)
+        draws_start(&self.draws, &self.pos, &self.game.draw_rules)
         self.nhist = 0
         self.move_stack = []
         self.table.stamp = 0
@@ -238,7 +240,7 @@ cdef class BoardCore(Placement):
         self.hist_draws[self.nhist] = self.draws
         self.nhist += 1
         make_move(&self.pos, &before, &km)
-        draws_after(&self.draws, &before, &km, &self.pos, &self.draw_rules)
+        draws_after(&self.draws, &before, &km, &self.pos, &self.game.draw_rules)
         self.table.stamp = 0
         self.move_stack.append(move)
         return 0
@@ -313,10 +315,6 @@ cdef class BoardCore(Placement):
         b.ops = self.ops
         b.notation = self.notation
         b.game = self.game
-        b.draw_rules = self.draw_rules
-        b.claims = self.claims
-        b.reversed_goal = self.reversed_goal
-        b.fmjd_draw_rules = self.fmjd_draw_rules
         b.pos = self.pos
         b.draws = self.draws
         b.root_ply = self.root_ply if stack else self.root_ply + self.nhist
@@ -362,23 +360,23 @@ cdef class BoardCore(Placement):
         "with their next move they would create the same position for the third time")."""
         self.generate()
         return draws.repetition_ahead(&self.pos, self.draws.halfmove, self.table.moves,
-                                      self.table.n, self.hist, self.nhist, &self.draw_rules)
+                                      self.table.n, self.hist, self.nhist, &self.game.draw_rules)
 
     cdef int _termination(self, int skip) except -1:
         # the rule that ends the game here (T_NONE: it goes on), draws in `skip` passed over:
         # draws.pxd's game_end, the one decider
         self.generate()
-        return game_end(&self.pos, &self.draw_rules, &self.draws, self.table.n, self.hist,
+        return game_end(&self.pos, &self.game.draw_rules, &self.draws, self.table.n, self.hist,
                         self.nhist, skip)
 
     def outcome(self, bint claim_draw=False):
         """None while the game goes on, else an Outcome(winner, termination).
 
         The side to move with no legal move loses (in giveaway it wins).  Draws follow the
-        game's rules (docs/games/draws.md, "Draws and the end of the game"): threefold repetition, the kings-only move limit, the english
-        40-move rule, and in russian (or brazilian with `fmjd_draw_rules=True`) FMJD-64
-        7.2.4-7.2.8.  Draws a player must claim (english, WCDF) count only with
-        `claim_draw=True`.
+        game's rules (docs/games/draws.md, "Draws and the end of the game"): threefold
+        repetition, the kings-only move limit, the english 40-move rule, and in russian (or
+        brazilian with `fmjd_draw_rules=True`) FMJD-64 7.2.4-7.2.8.  Draws a player must claim
+        (english, WCDF) count only with `claim_draw=True`.
 
         A set-up position may show an end that no move made: a side with no pieces has lost
         (in giveaway and antidraughts, won), whoever is to move (Termination.NO_MOVES, as the
@@ -386,15 +384,16 @@ cdef class BoardCore(Placement):
         has a king has won (KING_CROWNED), whoever is to move (if both have one, the side
         that has just moved, as when it crowns).
         """
-        cdef int code = self._termination(0 if claim_draw else self.claims)
+        cdef int code = self._termination(0 if claim_draw else self.game.claims)
         cdef int winner
         if code == T_NONE:
-            if claim_draw and (self.claims >> T_THREEFOLD_REPETITION) & 1 and self.repetition_ahead():
+            if claim_draw and (self.game.claims >> T_THREEFOLD_REPETITION) & 1 and \
+                    self.repetition_ahead():
                 return _make_outcome(T_THREEFOLD_REPETITION, None, self.variant, False)
             return None
-        winner = winner_of(code, &self.pos, self.reversed_goal)
+        winner = winner_of(code, &self.pos, self.game.reversed_goal)
         return _make_outcome(code, COLORS[winner] if winner >= 0 else None, self.variant,
-                             self.fmjd_draw_rules)
+                             self.game.fmjd_draw_rules)
 
     def is_game_over(self, bint claim_draw=False):
         """Whether the game has ended: ``outcome(claim_draw) is not None`` (the side to move
@@ -411,12 +410,12 @@ cdef class BoardCore(Placement):
         """Whether the side to move may claim a draw now, in a game whose rule book makes the
         draw a claim (english: repetition, also before the repeating move, and 40 moves)."""
         cdef int code
-        if not self.claims:
+        if not self.game.claims:
             return False
-        code = self._termination(~self.claims)
+        code = self._termination(~self.game.claims)
         if code != T_NONE and code != T_NO_MOVES and code != T_KING_CROWNED:
             return True
-        return bool((self.claims >> T_THREEFOLD_REPETITION) & 1 and self.repetition_ahead())
+        return bool((self.game.claims >> T_THREEFOLD_REPETITION) & 1 and self.repetition_ahead())
 
     def is_repetition(self, int count=3):
         """Whether this position, with this side to move, has occurred `count` times or more."""
@@ -431,7 +430,7 @@ cdef class BoardCore(Placement):
         if not isinstance(move, Move):
             raise InvalidMoveError(f"is_irreversible takes a Move, not {type(move).__name__}")
         i = self.legal_index(move)
-        return not reversible(&self.pos, &self.table.moves[i], &self.draw_rules)
+        return not reversible(&self.pos, &self.table.moves[i], &self.game.draw_rules)
 
     @property
     def halfmove_clock(self):
