@@ -37,8 +37,8 @@ def test_the_position_and_a_board_set_up_there_end_alike(board):
 
 
 def test_a_game_refuses_a_position_of_another_game():
-    with pytest.raises(InvalidVariantError, match="a english position is not one of "
-                                                          "russian"):
+    with pytest.raises(InvalidVariantError, match="the position is an english position, not "
+                                                          "one of russian"):
         Game.of("russian").outcome(Position("english"))
 
 

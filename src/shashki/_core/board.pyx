@@ -15,9 +15,9 @@ cimport cython
 from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
 from libc.stdint cimport uint8_t, int64_t
 from libc.string cimport memcpy, memset
-from .kernel cimport u64, WHITE, BLACK, RUN_ON, Pos, Move as KMove, KernelOps, make_move
+from .kernel cimport u64, WHITE, BLACK, RUN_ON, Pos, Move as KMove, KernelOps, make_move, same_pos
 from .move cimport Move, Notation, MoveTable, table_move
-from .position cimport Kernel, Placement, Position, new_position, same_pos
+from .position cimport Kernel, Placement, Position, new_position
 from .game cimport Game, game_of
 from .draws cimport (DrawRules, DrawState, draws_start, draws_after, reversible, occurrences,
                      game_end, winner_of)

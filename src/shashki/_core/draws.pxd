@@ -4,7 +4,7 @@
 # The counters count plies.  Counts in the rule books are moves of EACH side: "15 moves" is 30
 # plies.  A rule book's limit "by the stronger side's Nth move" counts that side's moves only.
 
-from .kernel cimport u64, Pos, Move, MoveList, popcount, make_move
+from .kernel cimport u64, Pos, Move, MoveList, popcount, make_move, same_pos
 from .enums cimport (T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KINGS_ONLY_MOVES,
                      T_NO_PROGRESS, T_KINGS_VS_LONE_KING, T_BALANCE_UNCHANGED,
                      T_LONE_KING_ON_MAIN_ROAD, T_FEW_PIECES_VS_LONE_KING,
@@ -195,11 +195,6 @@ cdef inline int draw_rule(const DrawState *d, const Pos *p, const DrawRules *r,
 # holds the `nh` positions before the last plies, the latest last, since the last irreversible
 # move at least; the Board keeps its own, with the same rule)
 
-cdef inline bint same_position(const Pos *a, const Pos *b) noexcept nogil:
-    return (a.pieces[0] == b.pieces[0] and a.pieces[1] == b.pieces[1] and a.kings == b.kings
-            and a.turn == b.turn and a.run == b.run)
-
-
 cdef inline int occurrences(const Pos *p, const Pos *hist, int nh, int halfmove,
                             int limit) noexcept nogil:
     """How many times `p` occurs now and in the history, counting up to `limit`: positions an
@@ -209,7 +204,7 @@ cdef inline int occurrences(const Pos *p, const Pos *hist, int nh, int halfmove,
     cdef int back = 2
     cdef int window = halfmove if halfmove < nh else nh
     while back <= window:
-        if same_position(&hist[nh - back], p):
+        if same_pos(&hist[nh - back], p):
             count += 1
             if count >= limit:
                 break
@@ -236,7 +231,7 @@ cdef inline bint repetition_ahead(const Pos *p, int halfmove, const Move *moves,
         count = 1
         back = 1        # the child is one ply after p
         while back <= halfmove + 1 and back <= nh:
-            if same_position(&hist[nh - back], &child):
+            if same_pos(&hist[nh - back], &child):
                 count += 1
                 if count >= 3:
                     return True

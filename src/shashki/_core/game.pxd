@@ -13,6 +13,7 @@ cdef class Game:
     cdef bint reversed_goal             # giveaway, antidraughts: the side with no move wins
 
     cdef int build(self, object variant, bint fmjd) except -1
+    cdef int check(self, object position, str name) except -1
 
 
 cdef Game game_of(object variant, bint fmjd_draw_rules)

@@ -10,18 +10,20 @@ board with the default setting.  A Board, the search, the playouts, the vector e
 endgame tables read their rules from a Game, and the learning surfaces their sizes (the
 action space and the observation planes are the C's, named here once)."""
 
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.string cimport memset
-from .kernel cimport u64
+from .kernel cimport u64, Pos, make_move, same_pos
 from .spaces cimport PLANES, action_size
-from .draws cimport DrawRules, DrawState, draws_start, game_end, winner_of
-from .enums cimport T_NONE
+from .draws cimport (DrawRules, DrawState, draws_start, draws_after, game_end, winner_of,
+                     repetition_ahead)
+from .enums cimport T_NONE, T_THREEFOLD_REPETITION
 from .move cimport Notation
 from .position cimport Kernel, Position
 
 from .move import notation_of
 from .position import Position, kernel_of
 from ..colors import Color
-from ..errors import InvalidVariantError
+from ..errors import IllegalMoveError, InvalidVariantError
 from ..outcome import TERMINATION_CODES, make_outcome
 from ..variants import DEFAULT, get_variant
 
@@ -131,27 +133,87 @@ The rules of one game (`variant`: a name or a shashki.Variant; None: russian) wi
         """The game's start position, or the position of `fen` (a Position)."""
         return Position(self.variant, fen)
 
-    def outcome(self, Position position not None):
-        """None, or the Outcome that `position` shows alone under these rules: what a Board
-        set up there says (``Board.from_position(position).outcome()``), the one decider of
-        game end (draws.pxd game_end) with no history.  The side to move with no legal move
-        has lost (in giveaway and antidraughts won), in breakthrough a crowned king has won,
-        and a draw that needs no history is a draw (turkish: one piece each).
-        InvalidVariantError for a position of another game."""
+    def outcome(self, Position position not None, history=(), bint claim_draw=False):
+        """None, or the Outcome of the game at `position` under these rules: what a Board
+        that reached it says (``Board.outcome(claim_draw)``), decided by the one decider of
+        game end (draws.pxd game_end).
+
+        `history`: the positions of the game before `position`, oldest first, each followed
+        by the next (the last by `position`) through a legal move.  The repetitions and the
+        move-count draws are counted over them as a Board that played those moves counts
+        them, so that a search tree or an MCTS over Positions knows a draw by repetition
+        with no Board (docs/api/game.md).  With no history, the outcome `position` shows
+        alone: the side to move with no legal move has lost (in giveaway and antidraughts
+        won), in breakthrough a crowned king has won, and a draw that needs no history is a
+        draw (turkish: one piece each).  Draws a player must claim (english, WCDF) count only
+        with `claim_draw=True`, the claim of a repetition the next move would make too.
+
+        InvalidVariantError for a position of another game; IllegalMoveError when a position
+        of `history` does not lead to the next through a legal move."""
+        cdef Position before, after
+        cdef list chain = None
+        cdef Pos *hist = NULL
+        cdef Pos child
         cdef DrawState d
-        cdef int code, winner
+        cdef int i, j, nh, code, winner
+        cdef bint ahead = False
         if position.notation.variant is not self.variant:
-            raise InvalidVariantError(f"a {position.notation.variant.name} position is not "
-                                      f"one of {self.variant.name}")
-        position.generate()
-        draws_start(&d, &position.pos, &self.draw_rules)
-        code = game_end(&position.pos, &self.draw_rules, &d, position.table.n, NULL, 0,
-                        self.claims)
+            self.check(position, "the position")
+        nh = 0
+        if history is not ():       # (the usual call, a Position's own outcome, builds no list)
+            chain = history if type(history) is list else list(history)
+            nh = len(chain)
+        for i in range(nh):
+            self.check(chain[i], f"history[{i}]")
+        if nh:
+            hist = <Pos *>PyMem_Malloc(nh * sizeof(Pos))
+            if hist == NULL:
+                raise MemoryError()
+        try:
+            draws_start(&d, &(<Position>(chain[0] if nh else position)).pos, &self.draw_rules)
+            for i in range(nh):
+                before = <Position>chain[i]
+                after = <Position>chain[i + 1] if i + 1 < nh else position
+                before.generate()
+                for j in range(before.table.n):
+                    make_move(&child, &before.pos, &before.table.moves[j])
+                    if same_pos(&child, &after.pos):
+                        break
+                else:
+                    raise IllegalMoveError(
+                        f"history[{i}] ({before.fen()}) does not lead to "
+                        f"{'history[%d]' % (i + 1) if i + 1 < nh else 'the position'} "
+                        f"({after.fen()}) by a legal move; expected the game's positions in "
+                        f"order, each followed by the next")
+                hist[i] = before.pos
+                draws_after(&d, &before.pos, &before.table.moves[j], &after.pos,
+                            &self.draw_rules)
+            position.generate()
+            code = game_end(&position.pos, &self.draw_rules, &d, position.table.n, hist, nh,
+                            0 if claim_draw else self.claims)
+            if code == T_NONE and claim_draw and (self.claims >> T_THREEFOLD_REPETITION) & 1:
+                ahead = repetition_ahead(&position.pos, d.halfmove, position.table.moves,
+                                         position.table.n, hist, nh, &self.draw_rules)
+        finally:
+            PyMem_Free(hist)
+        if ahead:
+            return make_outcome(T_THREEFOLD_REPETITION, None, self.variant, False)
         if code == T_NONE:
             return None
         winner = winner_of(code, &position.pos, self.reversed_goal)
         return make_outcome(code, COLORS[winner] if winner >= 0 else None, self.variant,
                             self.fmjd_draw_rules)
+
+    cdef int check(self, object position, str name) except -1:
+        """InvalidVariantError unless `position` is a Position of this game."""
+        if not isinstance(position, Position):
+            raise InvalidVariantError(f"{name} is a {type(position).__name__}, not a "
+                                      f"Position of {self.variant.name}")
+        if (<Position>position).notation.variant is not self.variant:
+            other = (<Position>position).notation.variant.name
+            raise InvalidVariantError(f"{name} is {'an' if other[0] in 'aeiou' else 'a'} "
+                                      f"{other} position, not one of {self.variant.name}")
+        return 0
 
     def __eq__(self, other):
         if not isinstance(other, Game):

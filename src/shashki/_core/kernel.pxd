@@ -460,6 +460,14 @@ cdef inline void make_move(Pos *dst, const Pos *src, const Move *m) noexcept nog
         king_run_after(dst, src, m)
 
 
+cdef inline bint same_pos(const Pos *a, const Pos *b) noexcept nogil:
+    """Whether two positions are the same: pieces, kings, side to move, and the kings' runs
+    (frisian; 0 in the other games).  The one comparison of positions: Position ==, the
+    Board's, repetitions (draws.pxd), a history's moves (Game.outcome)."""
+    return (a.pieces[0] == b.pieces[0] and a.pieces[1] == b.pieces[1] and a.kings == b.kings
+            and a.turn == b.turn and a.run == b.run)
+
+
 cdef inline uint32_t run_byte(uint32_t run, int color) noexcept nogil:
     return (run >> (8 * color)) & 0xFF
 

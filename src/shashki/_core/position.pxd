@@ -42,6 +42,5 @@ cdef class Position(Placement):
 
 cdef Position new_position(Kernel kernel, Notation notation, const Pos *p)
 cdef str fen_of(Kernel kernel, Notation nt, const Pos *p)
-cdef bint same_pos(const Pos *a, const Pos *b) noexcept
 # shashki.WHITE or BLACK for the core's number of a side (kernel.pxd: WHITE 0)
 cdef object color_of(int turn)

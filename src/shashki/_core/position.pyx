@@ -21,7 +21,7 @@ from libc.stdint cimport uint8_t
 from libc.string cimport memset
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, Route, MoveList,
                       KernelOps, ctz, popcount, make_move, scatter, RUN_ON, list_init, list_free,
-                      OVERFLOW_LIST, OVERFLOW_WRAP)
+                      OVERFLOW_LIST, OVERFLOW_WRAP, same_pos)
 from .move cimport (Move, Notation, MoveTable, table_generate, table_free, table_move, table_find,
                    text_squares)
 from .perft cimport PerftTable
@@ -225,12 +225,6 @@ cdef Position new_position(Kernel kernel, Notation notation, const Pos *p):
     out.kernel = kernel
     out.notation = notation
     return out
-
-
-cdef bint same_pos(const Pos *a, const Pos *b) noexcept:
-    # the kings' runs (frisian) are part of the position: 0 in the other games
-    return (a.pieces[0] == b.pieces[0] and a.pieces[1] == b.pieces[1] and a.kings == b.kings
-            and a.turn == b.turn and a.run == b.run)
 
 
 cdef class Placement:
@@ -592,7 +586,9 @@ A draughts position of one game (`variant`): the pieces, the side to move, and i
         (it loses; in giveaway and antidraughts it wins), in breakthrough a side has a king
         (it has won), or a draw that needs no history holds (turkish: one piece each).  The
         same as ``Board.from_position(position).outcome()`` (one decider: Game.outcome); the
-        draws by repetition or move counts need the game's history: see Board.outcome."""
+        draws by repetition or move counts need the game's history: Game.outcome(position,
+        history) counts them over the positions before this one, Board.outcome over a
+        Board's moves."""
         if not self.ended_known:
             self.ended = self.game.outcome(self)
             self.ended_known = True
