@@ -354,7 +354,7 @@ def test_positions_compare_by_value_and_have_no_order():
                                   "cd4", "c3-e5", "c3-d5", "c3-d4-e5", "z9-d4", "c3-", "-d4",
                                   "c33-d4", "3-d4", "c3–d4", "22-18", "a1-b2"])
 def test_move_text_reads_the_same_on_the_fast_path(text):
-    # apply/push/parse_move read the game's own two-square form in C (Placement.find_text)
+    # apply/push/parse_move read the game's own two-square form in C (PositionBase.find_text)
     # and leave the rest to shashki.notation: the answer, or the error, must be notation's
     from shashki.notation import parse_move
     for position in (Position("russian"), Position("russian", "W:Wc3:Bd4,f6")):

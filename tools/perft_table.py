@@ -29,6 +29,9 @@ import sys
 import time
 from pathlib import Path
 
+import shashki
+from shashki import perft as runner
+
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "docs" / "perft-deep.json"
 PAGE = ROOT / "docs" / "perft-deep.md"
@@ -59,7 +62,6 @@ def published_counts():
             elif key == "fen":
                 fen = rest.strip()
             elif key in ("perft", "paths") and game is not None:
-                import shashki
                 if fen is not None and fen != shashki.get_variant(game).start_fen:
                     continue        # a position other than the start
                 depth, count = rest.split()
@@ -81,19 +83,16 @@ def save(path, results):
 
 
 def machine():
-    import shashki
     info = shashki.build_info()
     return f"{platform.machine()}, {os.cpu_count()} cores, kernels {info['code_path']}"
 
 
 def count_twice(game, convention, depth, hash_mb, jobs):
     """(count, CPU seconds hashed, wall seconds split): the two counts must agree."""
-    import shashki
-    from shashki import perft as runner
     position = shashki.Position(game)
     paths = convention == "paths"
     started = time.process_time()
-    table = shashki.perft.PerftTable(hash_mb, shared=False) if hash_mb else None
+    table = runner.PerftTable(hash_mb, shared=False) if hash_mb else None
     hashed = position.count(depth, paths, table)
     hashed_seconds = time.process_time() - started
     result = runner.run(position, depth, paths, jobs=jobs, hash_mb=hash_mb)
@@ -116,7 +115,6 @@ def next_estimate(rows):
 
 
 def run(args):
-    import shashki
     results = load(args.results)
     games = args.games or [v.name for v in shashki.VARIANTS]
     where = machine()

@@ -31,7 +31,7 @@ from libc.string cimport memset
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList, KernelOps, ctz,
                       popcount, list_init, list_free, list_drop)
 from .move cimport Move
-from .position cimport Kernel, Placement
+from .position cimport Kernel, PositionBase
 from .board cimport BoardCore
 from .arrays cimport Buffer, new_buffer
 from .draws cimport DrawRules, DrawState
@@ -98,7 +98,7 @@ cdef void move_actions(const KMove *moves, int n, const int *square, int nsq, bi
         out[alt[k]] = pairs + k
 
 
-cdef inline bint flipped(Placement board, bint perspective) noexcept:
+cdef inline bint flipped(PositionBase board, bint perspective) noexcept:
     return perspective and board.pos.turn == BLACK
 
 
@@ -108,7 +108,7 @@ cdef object too_many(int n, str which="the position"):
                             f"(docs/actions.md): list and play its moves instead")
 
 
-cdef int actions_of(Placement board, bint perspective, int32_t *out) except -1:
+cdef int actions_of(PositionBase board, bint perspective, int32_t *out) except -1:
     board.generate()
     if board.table.n > MAXMOVES:
         raise too_many(board.table.n)
@@ -136,7 +136,7 @@ cdef void sort_actions(int32_t *acts, KMove *moves, int n) noexcept nogil:
             moves[j] = m
 
 
-cdef int sorted_actions(Placement board, bint perspective, int32_t *out) except -1:
+cdef int sorted_actions(PositionBase board, bint perspective, int32_t *out) except -1:
     """The legal moves' actions, ascending: a quiet position's straight from the bitboards
     (KernelOps.quiet_actions), the captures' from the listed moves, sorted."""
     cdef bint flip = flipped(board, perspective)
@@ -148,7 +148,7 @@ cdef int sorted_actions(Placement board, bint perspective, int32_t *out) except 
     return n
 
 
-def move_to_action(Placement board, move, bint perspective=False):
+def move_to_action(PositionBase board, move, bint perspective=False):
     """The action number of the legal Move `move`."""
     cdef int32_t acts[MAXMOVES]
     cdef int i
@@ -159,7 +159,7 @@ def move_to_action(Placement board, move, bint perspective=False):
     return acts[i]
 
 
-def action_to_move(Placement board, action, bint perspective=False):
+def action_to_move(PositionBase board, action, bint perspective=False):
     """The legal Move whose action number is `action`."""
     cdef int32_t acts[MAXMOVES]
     cdef int i, n
@@ -181,14 +181,14 @@ def action_to_move(Placement board, action, bint perspective=False):
         [board.make(i) for i in range(n)])
 
 
-def legal_actions(Placement board, bint perspective=False):
+def legal_actions(PositionBase board, bint perspective=False):
     """The action numbers of the legal moves, ascending (as OpenSpiel's)."""
     cdef int32_t acts[MAXMOVES]
     cdef int n = sorted_actions(board, perspective, acts)
     return [acts[i] for i in range(n)]
 
 
-def legal_action_mask(Placement board, bint perspective=False):
+def legal_action_mask(PositionBase board, bint perspective=False):
     """A Buffer of action_space_size bytes ("B"): 1 at the action of each legal move."""
     cdef int32_t acts[MAXMOVES]
     cdef int n = sorted_actions(board, perspective, acts)
@@ -253,7 +253,7 @@ cdef void position_planes(const KernelOps *ops, const Pos *p, bint flip,
                     fraction(run >> 6, ops.king_limit))
 
 
-def planes(Placement position, bint perspective=False):
+def planes(PositionBase position, bint perspective=False):
     """The position as a float32 Buffer of shape (PLANES, rows, files): see Board.planes.  A
     Position has no history: its planes of repetitions and draw counters are 0."""
     cdef const KernelOps *ops = position.kernel.ops
@@ -306,21 +306,21 @@ cdef void history_planes(BoardCore board, float *p, int cells) except *:
 
 # --- many positions at once (shashki.rl.planes_batch, masks_batch) --------------------------------
 
-cdef Placement batch_game(list items):
+cdef PositionBase batch_game(list items):
     """The first of `items`, once every item is checked to be a Position or Board of its game
     (BatchError)."""
     cdef Py_ssize_t i, n = len(items)
-    cdef Placement first, p
+    cdef PositionBase first, p
     if n == 0:
         raise BatchError("the batch holds no position: a batch of none has no game, so no "
                          "shape (give at least one Position)")
     for i in range(n):
-        if not isinstance(items[i], Placement):
+        if not isinstance(items[i], PositionBase):
             raise BatchError(f"item {i} of the batch is a {type(items[i]).__name__}, not a "
                              f"shashki Position or Board")
-    first = <Placement>items[0]
+    first = <PositionBase>items[0]
     for i in range(n):
-        p = <Placement>items[i]
+        p = <PositionBase>items[i]
         if p.notation is not first.notation:
             raise BatchError(f"item {i} of the batch is a position of {p.variant.name}, item 0 "
                              f"of {first.variant.name}: a batch holds positions of one game")
@@ -335,7 +335,7 @@ cdef Pos *gather(list items) except NULL:
     if out == NULL:
         raise MemoryError()
     for i in range(n):
-        out[i] = (<Placement>items[i]).pos
+        out[i] = (<PositionBase>items[i]).pos
     return out
 
 
@@ -347,7 +347,7 @@ def planes_batch(list items, bint perspective, float[:, :, :, ::1] out):
     """The planes of every item of `items` (Positions, or Boards: with their history's planes)
     into `out`, a C-contiguous float32 array of shape (len(items), PLANES, rows, files); the
     items are checked first (BatchError), the planes filled in C without the GIL."""
-    cdef Placement first = batch_game(items)
+    cdef PositionBase first = batch_game(items)
     cdef const KernelOps *ops = first.kernel.ops
     cdef Py_ssize_t i, n = len(items)
     cdef int cells = ops.rows * ops.files
@@ -374,7 +374,7 @@ def masks_batch(list items, bint perspective, uint8_t[:, ::1] out):
     """The legal-action masks of every item of `items` (Positions or Boards of one game) into
     `out`, a C-contiguous uint8 array of shape (len(items), action_space_size): 1 at the action
     of each legal move, 0 elsewhere; the moves generated in C without the GIL."""
-    cdef Placement first = batch_game(items)
+    cdef PositionBase first = batch_game(items)
     cdef const KernelOps *ops = first.kernel.ops
     cdef Py_ssize_t i, n = len(items)
     cdef int j, k, size = action_size(ops)

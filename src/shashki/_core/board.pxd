@@ -1,11 +1,11 @@
 from .kernel cimport Pos, KernelOps
 from .move cimport Move
-from .position cimport Placement
+from .position cimport PositionBase
 from .draws cimport DrawRules, DrawState
 from .game cimport Game
 
 
-cdef class BoardCore(Placement):
+cdef class BoardCore(PositionBase):
     cdef readonly Game game             # the rules: kernel, notation, draw rules (shashki.Game)
     cdef const KernelOps *ops
     cdef DrawState draws

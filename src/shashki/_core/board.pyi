@@ -6,7 +6,7 @@ from ..colors import Color
 from ..outcome import DrawCounters, Outcome
 from .game import Game
 from .move import Move
-from .position import Placement, Position
+from .position import PositionBase, Position
 
 class MoveIterator:
     """The moves of a LegalMoves view, made one by one (those of the position iterated)."""
@@ -28,7 +28,7 @@ class LegalMoves:
 
 _B = TypeVar("_B", bound="BoardCore")
 
-class BoardCore(Placement):
+class BoardCore(PositionBase):
     """The C state of a Board (see shashki.board.Board, which is the class to use)."""
 
     move_stack: List[Move]

@@ -17,7 +17,7 @@ from libc.stdint cimport uint8_t, int64_t
 from libc.string cimport memcpy, memset
 from .kernel cimport u64, WHITE, BLACK, RUN_ON, Pos, Move as KMove, KernelOps, make_move, same_pos
 from .move cimport Move, Notation, MoveTable, table_move
-from .position cimport Kernel, Placement, Position, new_position
+from .position cimport Kernel, PositionBase, Position, new_position
 from .game cimport Game, game_of
 from .draws cimport (DrawRules, DrawState, draws_start, draws_after, reversible, occurrences,
                      game_end, winner_of)
@@ -130,7 +130,7 @@ cdef class MoveIterator:
 
 # --- the board ---------------------------------------------------------------------------------
 
-cdef class BoardCore(Placement):
+cdef class BoardCore(PositionBase):
     """The C state of a Board (see shashki.board.Board, which is the class to use)."""
 
     def __cinit__(self, *args, **kwargs):
@@ -264,7 +264,7 @@ cdef class BoardCore(Placement):
         cdef int i
         if isinstance(move, str):
             i = self.find_text(move)
-            if i >= 0:          # (the common text, read in C: Placement.find_text)
+            if i >= 0:          # (the common text, read in C: PositionBase.find_text)
                 m = self.make(i)
                 self.push_index(i, m)
                 return m

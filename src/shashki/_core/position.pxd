@@ -17,7 +17,7 @@ cdef class Kernel:
     cdef tuple runs_of(self, const Pos *p)
 
 
-cdef class Placement:
+cdef class PositionBase:
     cdef Pos pos
     cdef Kernel kernel
     cdef Notation notation
@@ -32,7 +32,7 @@ cdef class Placement:
     cdef int legal_index(self, Move m) except -1
 
 
-cdef class Position(Placement):
+cdef class Position(PositionBase):
     cdef tuple moves                # the legal moves as Move objects, once asked for
     cdef object ended               # outcome(), once asked for (a Position never changes)
     cdef bint ended_known

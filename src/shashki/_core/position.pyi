@@ -26,7 +26,7 @@ class Kernel:
 def kernel_by_name(name: str) -> Kernel: ...
 def kernel_of(variant: Variant) -> Kernel: ...
 
-class Placement:
+class PositionBase:
     """What a Position and a Board share: the pieces, the side to move, the legal moves."""
 
     @property
@@ -56,7 +56,7 @@ class Placement:
     def parse_move(self, text: str) -> Move: ...
     def is_legal(self, move: object) -> bool: ...
 
-class Position(Placement):
+class Position(PositionBase):
     """A draughts position of one game: immutable, hashable, picklable."""
 
     def __init__(self, variant: Union[str, Variant, None] = None,

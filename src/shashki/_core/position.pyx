@@ -227,10 +227,11 @@ cdef Position new_position(Kernel kernel, Notation notation, const Pos *p):
     return out
 
 
-cdef class Placement:
+cdef class PositionBase:
     """What a Position and a Board share: the pieces of one game (`variant`), the side to move,
     in frisian the kings' runs, and the legal moves, generated once per position.  A Position
-    is this as a value; a Board is this with the history of the game."""
+    is this as a value; a Board is this with the history of the game.  (Named for what it is,
+    the base of the two: in python-chess a "placement" is the pieces alone.)"""
 
     def __dealloc__(self):
         table_free(&self.table)
@@ -486,7 +487,7 @@ cdef class Placement:
 cdef object _default_game = None
 
 @cython.freelist(64)
-cdef class Position(Placement):
+cdef class Position(PositionBase):
     # The first line and "--" (at the start of its line) are the constructor's signature for
     # inspect.signature and help(), which cannot read a compiled __init__ (issue 31.5); Python
     # drops them from __doc__, and tests/test_position.py checks them against __init__.

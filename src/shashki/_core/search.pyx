@@ -22,7 +22,7 @@ from libc.stdlib cimport abs, malloc, free
 
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move, MoveList, KernelOps, make_move, step_dir,
                       popcount, ctz, list_init, list_free)
-from .position cimport Kernel, Placement, Position, new_position
+from .position cimport Kernel, PositionBase, Position, new_position
 from .board cimport BoardCore
 from .draws cimport DrawRules, DrawState, draws_after, draw_rule
 from .game cimport Game
@@ -611,19 +611,19 @@ cdef class Searcher:
         """Move the deadline of a running search (on the clock of now_seconds(); 0: none)."""
         self.e.deadline = deadline
 
-    cdef int check(self, Placement board) except -1:
+    cdef int check(self, PositionBase board) except -1:
         if board.kernel is not self.kernel:
             raise ValueError(f"this searcher plays with the {self.kernel.name} kernel, "
                              f"not {board.kernel.name}")
         return 0
 
-    def evaluate(self, Placement board not None):
+    def evaluate(self, PositionBase board not None):
         """The static evaluation of the position (a Board's or a Position), from the side to
         move."""
         self.check(board)
         return evaluate(self.e, &board.pos)
 
-    def features(self, Placement board not None):
+    def features(self, PositionBase board not None):
         """(the value of every evaluation term at the board's position, from the side to
         move, in the order of FEATURE_NAMES; the phase, from 0 to max_phase)."""
         cdef int f[NFEATURES]
@@ -720,7 +720,7 @@ WIN_SCORE = WIN
 EGDB_BOUND = BOUND
 
 
-def child_keys_agree(Placement board not None):
+def child_keys_agree(PositionBase board not None):
     """For the tests: whether the key the search gives each child of the board's position
     (updated from its parent's, the kings' runs included) is the key of the child itself."""
     cdef MoveList ml

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any, Iterable, List, Optional
 
 from .._core import actions as _actions
-from .._core.position import Placement
+from .._core.position import PositionBase
 from ..errors import BatchError
 from .optional import numpy
 
@@ -38,7 +38,7 @@ def _items(positions: Iterable[Any]) -> List[Any]:
     if not items:
         raise BatchError("the batch holds no position: a batch of none has no game, so no "
                          "shape (give at least one Position)")
-    if not isinstance(items[0], Placement):
+    if not isinstance(items[0], PositionBase):
         raise BatchError(f"item 0 of the batch is a {type(items[0]).__name__}, not a shashki "
                          f"Position or Board")
     return items
