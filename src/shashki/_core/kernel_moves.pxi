@@ -141,7 +141,7 @@ cdef inline bint new_order(Ctx *c, int f, int t, u64 cap) noexcept nogil:
 
 cdef inline void add_capture(Mode *m, Ctx *c, MoveList *ml, int f, int t, u64 to, u64 cap, int n,
                              bint king) noexcept nogil:
-    cdef Move *mv
+    cdef Move mv
     if n >= 3 and (Mode is Listing or ml.merge) and seen(ml, f, t, cap):
         return
     if Mode is Routing and ml.only_frm >= 0 and \
@@ -149,7 +149,8 @@ cdef inline void add_capture(Mode *m, Ctx *c, MoveList *ml, int f, int t, u64 to
         return              # a route of another move (the class of captures is still kept)
     if list_full(ml, Mode is Routing):
         return
-    mv = &ml.moves[ml.n]
+    # the move is made whole and stored at once: its byte fields, written one by one into
+    # the list, may alias anything (char), so GCC read the list's pointer and length again
     mv.ft = c.frm ^ to
     mv.captured = cap
     mv.kx = mv.ft if c.by_king else (to if king else 0)
@@ -161,6 +162,7 @@ cdef inline void add_capture(Mode *m, Ctx *c, MoveList *ml, int f, int t, u64 to
     if Mode is Routing:
         ml.routes[ml.n] = c.route
         ml.routes[ml.n].n = <uint8_t>n
+    ml.moves[ml.n] = mv
     ml.n += 1
 
 
