@@ -20,7 +20,7 @@ from .move cimport Move, Notation, MoveTable, table_move
 from .position cimport Kernel, PositionBase, Position, new_position
 from .game cimport Game, game_of
 from .draws cimport (DrawRules, DrawState, draws_start, draws_after, reversible, occurrences,
-                     game_end, winner_of)
+                     game_end)
 from . cimport draws
 from .enums cimport (T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KINGS_VS_LONE_KING,
                      T_KINGS_ONLY_MOVES, T_BALANCE_UNCHANGED, T_LONE_KING_ON_MAIN_ROAD,
@@ -384,16 +384,9 @@ cdef class BoardCore(PositionBase):
         has a king has won (KING_CROWNED), whoever is to move (if both have one, the side
         that has just moved, as when it crowns).
         """
-        cdef int code = self._termination(0 if claim_draw else self.game.claims)
-        cdef int winner
-        if code == T_NONE:
-            if claim_draw and (self.game.claims >> T_THREEFOLD_REPETITION) & 1 and \
-                    self.repetition_ahead():
-                return _make_outcome(T_THREEFOLD_REPETITION, None, self.variant, False)
-            return None
-        winner = winner_of(code, &self.pos, self.game.reversed_goal)
-        return _make_outcome(code, COLORS[winner] if winner >= 0 else None, self.variant,
-                             self.game.fmjd_draw_rules)
+        self.generate()
+        return self.game.outcome_at(&self.pos, &self.draws, self.table.n, self.table.moves,
+                                    self.hist, self.nhist, claim_draw)
 
     def is_game_over(self, bint claim_draw=False):
         """Whether the game has ended: ``outcome(claim_draw) is not None`` (the side to move
@@ -446,4 +439,4 @@ cdef class BoardCore(PositionBase):
 
 
 # the Python side of game end (shashki.outcome), bound when that module is loaded
-from ..outcome import DrawCounters as _DrawCounters, make_outcome as _make_outcome
+from ..outcome import DrawCounters as _DrawCounters

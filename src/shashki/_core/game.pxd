@@ -1,4 +1,5 @@
-from .draws cimport DrawRules
+from .kernel cimport Pos, Move as KMove
+from .draws cimport DrawRules, DrawState
 from .move cimport Notation
 from .position cimport Kernel
 
@@ -14,6 +15,8 @@ cdef class Game:
 
     cdef int build(self, object variant, bint fmjd) except -1
     cdef int check(self, object position, str name) except -1
+    cdef object outcome_at(self, const Pos *p, const DrawState *d, int nmoves,
+                           const KMove *moves, const Pos *hist, int nh, bint claim_draw)
 
 
 cdef Game game_of(object variant, bint fmjd_draw_rules)

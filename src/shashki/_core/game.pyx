@@ -12,7 +12,7 @@ action space and the observation planes are the C's, named here once)."""
 
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.string cimport memset
-from .kernel cimport u64, Pos, make_move, same_pos
+from .kernel cimport u64, Pos, Move as KMove, make_move, same_pos
 from .spaces cimport PLANES, action_size
 from .draws cimport (DrawRules, DrawState, draws_start, draws_after, game_end, winner_of,
                      repetition_ahead)
@@ -155,8 +155,7 @@ The rules of one game (`variant`: a name or a shashki.Variant; None: russian) wi
         cdef Pos *hist = NULL
         cdef Pos child
         cdef DrawState d
-        cdef int i, j, nh, code, winner
-        cdef bint ahead = False
+        cdef int i, j, nh
         if position.notation.variant is not self.variant:
             self.check(position, "the position")
         nh = 0
@@ -189,18 +188,26 @@ The rules of one game (`variant`: a name or a shashki.Variant; None: russian) wi
                 draws_after(&d, &before.pos, &before.table.moves[j], &after.pos,
                             &self.draw_rules)
             position.generate()
-            code = game_end(&position.pos, &self.draw_rules, &d, position.table.n, hist, nh,
-                            0 if claim_draw else self.claims)
-            if code == T_NONE and claim_draw and (self.claims >> T_THREEFOLD_REPETITION) & 1:
-                ahead = repetition_ahead(&position.pos, d.halfmove, position.table.moves,
-                                         position.table.n, hist, nh, &self.draw_rules)
+            return self.outcome_at(&position.pos, &d, position.table.n, position.table.moves,
+                                   hist, nh, claim_draw)
         finally:
             PyMem_Free(hist)
-        if ahead:
-            return make_outcome(T_THREEFOLD_REPETITION, None, self.variant, False)
+
+    cdef object outcome_at(self, const Pos *p, const DrawState *d, int nmoves,
+                           const KMove *moves, const Pos *hist, int nh, bint claim_draw):
+        """None, or the Outcome at `p` (its `nmoves` legal `moves`), the `nh` positions
+        before it in `hist` and its draw counters `d`: the one decider (draws.pxd game_end),
+        and with `claim_draw` the claim of a repetition the next move would make.
+        Board.outcome and Game.outcome both ask it."""
+        cdef int code = game_end(p, &self.draw_rules, d, nmoves, hist, nh,
+                                 0 if claim_draw else self.claims)
+        cdef int winner
         if code == T_NONE:
+            if claim_draw and (self.claims >> T_THREEFOLD_REPETITION) & 1 and \
+                    repetition_ahead(p, d.halfmove, moves, nmoves, hist, nh, &self.draw_rules):
+                return make_outcome(T_THREEFOLD_REPETITION, None, self.variant, False)
             return None
-        winner = winner_of(code, &position.pos, self.reversed_goal)
+        winner = winner_of(code, p, self.reversed_goal)
         return make_outcome(code, COLORS[winner] if winner >= 0 else None, self.variant,
                             self.fmjd_draw_rules)
 
