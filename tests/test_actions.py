@@ -90,7 +90,12 @@ def test_the_action_space(variant):
     assert v.planes_shape == game.planes_shape
     from shashki._core import actions
     assert game.action_space_size == g.squares ** 2 + actions.ALTERNATES
-    assert actions.ALTERNATES == 511        # (one less than the moves a list holds in place)
+    assert actions.ALTERNATES == 511
+    # variants.py defines the alternates, the kernels the moves a list holds in place
+    # (MAXMOVES, which sizes the learning surfaces' arrays and their refusal): the actions
+    # number every move the surfaces accept only while the one is the other less one
+    from shashki._core import vector_env
+    assert actions.ALTERNATES == vector_env.MAX_LEGAL - 1
     assert v.action_space_size == {32: 1535, 50: 3011, 64: 4607}[g.squares]
     assert game.planes_shape == (actions.OBSERVATION_PLANES, g.rows, g.files)
     assert shashki.Board(v).planes().shape == v.planes_shape

@@ -27,7 +27,9 @@ COLOR_NAMES: Tuple[str, str] = ("black", "white")
 # by them (_core/spaces.pxd).
 #: actions beyond the (origin, destination) pairs: the actions number positions of at most 512
 #: legal moves (the move lists' room in place), so at most 511 captures share their two
-#: squares with another one; a position with more is refused (ActionSpaceError)
+#: squares with another one; a position with more is refused (ActionSpaceError).  One less than
+#: the kernels' MAXMOVES (kernel.pxd), which sizes the surfaces' arrays: tests/test_actions.py
+#: checks the two together
 ALTERNATE_ACTIONS = 511
 #: the planes of Board.planes()
 OBSERVATION_PLANES = 10
