@@ -120,8 +120,8 @@ def test_run_in_two_processes_and_stop_by_sprt():
 
 
 def test_engine_specs_take_search_options_and_weights_files(tmp_path):
-    spec = EngineSpec.parse("nodes=500, threats=1, aspiration=25, eval=classic, name=x")
-    assert dict(spec.options) == {"threats": 1, "aspiration": 25} and \
+    spec = EngineSpec.parse("nodes=500, lmr=0, probcut=25, eval=classic, name=x")
+    assert dict(spec.options) == {"lmr": 0, "probcut": 25} and \
         spec.evaluation == "classic"
     quoted = EngineSpec.parse("eval='/path with, space/w.json',movetime=0.1")
     assert quoted.evaluation == "/path with, space/w.json"
@@ -129,7 +129,7 @@ def test_engine_specs_take_search_options_and_weights_files(tmp_path):
     with pytest.raises(EngineSpecError, match="unknown setting"):
         EngineSpec.parse("nodes=5,lmrr=1")
     with pytest.raises(EngineSpecError, match="whole number"):
-        EngineSpec.parse("threats=yes")
+        EngineSpec.parse("probcut=yes")
 
 
 def test_a_hub_engine_plays_a_match():

@@ -178,7 +178,6 @@ class Engine:
             reversed=self.variant.reversed_goal, flying=self.variant.flying_kings,
             options=_check_options(options))
         self.egdb = _attach_egdb(self._searcher, self.variant, egdb)
-        self._time_use = int(self._searcher.options()["time_use"])
         self._lock = threading.Lock()
         self._stopped = False
         self._pondering = False         # a ponder search waits for ponder_hit()
@@ -317,7 +316,6 @@ class Engine:
             return SearchResult(None, end, [], 0, 0, 0.0, 0, outcome)
         best: Optional[SearchResult] = None
         total_nodes = 0
-        time_use = self._time_use
         prev_score: Optional[int] = None
         stable = 0
         for d in range(1, max_depth + 1):
@@ -326,12 +324,12 @@ class Engine:
                 break
             deadline = start + self._plan[2] if self._plan[2] else 0.0
             score, pv, n, seldepth, completed = self._searcher.search(
-                board, d, left or 0, deadline, prev_score=prev_score)
+                board, d, left or 0, deadline)
             total_nodes += n
             now = _search.now_seconds()
             elapsed = now - start
             if not completed and best is not None:
-                moves = pv if time_use >= 100 else []
+                moves = pv
                 if moves and moves[0] != best.best_move:
                     # a move of the cut-short iteration searched in full, better than the
                     # last iteration's
@@ -359,8 +357,6 @@ class Engine:
             if len(legal) == 1 and depth is None and not self._pondering:
                 break               # a forced move needs no thought
             _, soft_now, hard_now = self._plan
-            if time_use < 100 and hard_now and elapsed > hard_now * time_use / 100:
-                break               # (the old rule, to measure the new one against)
             if soft_now and soft_now < hard_now:
                 # a clock: stretch the target when the move changed or the score dropped,
                 # shorten it when the move has stayed the same a while

@@ -31,29 +31,23 @@ from .errors import InvalidLimitError
 #: search: _core/enums.pxd MAXPLY)
 MAX_PLY = 100
 #: the parts of the C search that can be switched, to measure each (Engine(options=...)), and
-#: their defaults; setup.py writes them into the C search as O_<NAME>, in this order.  The
-#: options the strength-testing harness rejected are gone from the search: its log
-#: (benchmarks/sprt) keeps their history.
+#: their defaults; setup.py writes them into the C search as O_<NAME>, in this order.  A part
+#: stays only while the strength-testing harness accepts it: those it rejected or could not
+#: decide on (aspiration windows, the threat and exchange extensions, the history malus, the
+#: older time rule) are gone from the search, and its log (benchmarks/sprt) keeps their
+#: history.
 #:
-#: - aspiration: half-width of the first root window, hundredths of a man; 0: off
 #: - egdb: probe the endgame databases (0: off)
-#: - threats: quiescence follows a quiet position whose other side threatens a capture one ply
-#: - time_use: (read by shashki.engine) the percentage of a movetime after which no iteration
-#:   starts; 100: all of it, cut-short iterations used
-#: - extend: an exchange (a capture answered by a capture) costs no depth
 #: - fade: plies without progress after which the evaluation is halved, in the games without
 #:   a kings-only or no-progress rule (0: never)
 #: - lmr: late quiet moves are searched a ply (two, late in a non-PV node) less deep first,
 #:   and again in full when they beat alpha (0: off; on by default since its SPRT, +50.6 Elo
 #:   at 20,000 nodes in russian: benchmarks/sprt/README.md)
-#: - malus: a quiet move that beats beta also takes its bonus off the history of the quiet
-#:   moves tried before it at that node (0: off)
 #: - probcut: at a non-PV node of depth 3 or more, a null-window search of 40% of the depth
 #:   that beats beta by this margin (centi-men) a ply of depth cuts the node off (0: off; 15
 #:   by default since its SPRTs at 20,000 nodes: +44.3 Elo in english, +37.4 in russian,
 #:   +34.3 in international)
-SEARCH_OPTIONS: Dict[str, int] = {"aspiration": 0, "egdb": 1, "threats": 0, "time_use": 100,
-                                  "extend": 0, "fade": 60, "lmr": 1, "malus": 0, "probcut": 15}
+SEARCH_OPTIONS: Dict[str, int] = {"egdb": 1, "fade": 60, "lmr": 1, "probcut": 15}
 
 #: the deepest search, in plies (the C search keeps room for quiescence beyond it)
 MAX_DEPTH = MAX_PLY - 11

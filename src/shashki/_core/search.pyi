@@ -47,7 +47,6 @@ class Searcher:
         depth: int,
         node_limit: int = 0,
         deadline: float = 0.0,
-        prev_score: Optional[int] = None,
     ) -> Tuple[int, List[Move], int, int, bool]: ...
 
 def now_seconds() -> float: ...

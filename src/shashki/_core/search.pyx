@@ -26,8 +26,7 @@ from .position cimport Kernel, PositionBase, Position, new_position
 from .board cimport BoardCore
 from .draws cimport DrawRules, DrawState, draws_after, draw_rule
 from .game cimport Game
-from .enums cimport (T_NONE, MAXPLY, O_ASPIRATION, O_EGDB, O_THREATS, O_TIME_USE, O_EXTEND,
-                     O_FADE, O_LMR, O_MALUS, O_PROBCUT, NOPTIONS)
+from .enums cimport T_NONE, MAXPLY, O_EGDB, O_FADE, O_LMR, O_PROBCUT, NOPTIONS
 from .egdb cimport Egdb, egdb_probe, EG_MAXD
 
 from ..limits import SEARCH_OPTIONS
@@ -325,17 +324,7 @@ cdef int search_node(Engine *e, const Pos *p, u64 key, int depth, int alpha, int
         return faded(e, p, d)
     captures = ml.moves[0].ncapt > 0
     if depth <= 0 and not captures:
-        if depth < 0 or not e.opt[O_THREATS]:
-            return faded(e, p, d)
-        # a quiet position at the horizon whose other side threatens to capture: one ply
-        # more, below which only captures are followed
-        child = p[0]
-        child.turn ^= 1
-        if not e.ops.must_capture(&child):
-            return faded(e, p, d)
-        score = faded(e, p, d)
-        if score >= beta:
-            return score
+        return faded(e, p, d)
     if depth < 0:
         depth = 0
 
@@ -404,12 +393,8 @@ cdef int search_node(Engine *e, const Pos *p, u64 key, int depth, int alpha, int
         cd = d[0]
         draws_after(&cd, p, m, &child, &e.draws)
         ckey = child_key(key, p, m, &child)
-        # a forced reply (one legal move) costs no depth, nor (option extend) a capture that
-        # the other side must answer with a capture: an exchange is searched to its end
+        # a forced reply (one legal move) costs no depth
         new_depth = depth if ml.n == 1 and depth > 0 else depth - 1
-        if e.opt[O_EXTEND] and m.ncapt and depth > 0 and new_depth < depth and \
-                e.ops.must_capture(&child):
-            new_depth = depth
         # Late move reductions: a quiet move late in the ordering (not the hash move, a
         # capture, a promotion or a killer) is unlikely to be best, so it is searched first a
         # ply less deep (two, from the fifth move of a non-PV node) with a null window, and
@@ -449,10 +434,6 @@ cdef int search_node(Engine *e, const Pos *p, u64 key, int depth, int alpha, int
                             e.killers[ply][1] = e.killers[ply][0]
                             e.killers[ply][0] = hash_move
                         history_add(e, m, depth * depth)
-                        if e.opt[O_MALUS]:
-                            for j in range(i):
-                                if not ml.moves[j].ncapt:
-                                    history_add(e, &ml.moves[j], -depth * depth)
                     break
         if i == 0 and not have_hash:
             remember(&hash_move, m)
@@ -478,33 +459,6 @@ cdef int search_node(Engine *e, const Pos *p, u64 key, int depth, int alpha, int
         te.score = tt_score
         te.flag = LOWER if best >= beta else (EXACT if best > old_alpha else UPPER)
     return best
-
-
-cdef int root_search(Engine *e, const Pos *p, u64 key, int depth, int prev,
-                     const DrawState *d, Move *saved, int *nsaved) noexcept nogil:
-    """One iteration, in an aspiration window around `prev` (the last iteration's score)
-    when the option is on; a root move that failed high is kept in `saved` in case the
-    re-search is cut short."""
-    cdef int delta = e.opt[O_ASPIRATION]
-    cdef int alpha = -INF, beta = INF, score, i
-    nsaved[0] = 0
-    if delta > 0 and depth >= 4 and -WIN + MAXPLY < prev < WIN - MAXPLY:
-        alpha = prev - delta
-        beta = prev + delta
-    while True:
-        score = search(e, p, key, depth, alpha, beta, 0, d)
-        if e.stop:
-            return score
-        if score <= alpha and alpha > -INF:
-            alpha = -INF if delta >= 400 else max(-INF, score - delta)
-        elif score >= beta and beta < INF:
-            for i in range(e.pv_len[0]):
-                saved[i] = e.pv[0][i]
-            nsaved[0] = e.pv_len[0]
-            beta = INF if delta >= 400 else min(INF, score + delta)
-        else:
-            return score
-        delta *= 2
 
 
 cdef class Searcher:
@@ -637,30 +591,25 @@ cdef class Searcher:
         """The phase of the start position (its number of pieces)."""
         return self.e.ev.maxph
 
-    def search(self, BoardCore board not None, int depth, node_limit=0, double deadline=0.0,
-               prev_score=None):
+    def search(self, BoardCore board not None, int depth, node_limit=0, double deadline=0.0):
         """One iteration of the search of the board's position to `depth`; returns (score,
         pv, nodes, seldepth, completed).
 
         The board's history since the last irreversible move gives the positions a repetition
         returns to, and its draw rules and counters are the search's own (one implementation,
         shashki/_core/draws.pxd).  `deadline` is on the clock of shashki_now (see `now()`);
-        `pv` is a list of Moves (each of the position the line has reached).  `prev_score`, the last
-        iteration's score, centres the aspiration window.  A search cut short (stop, node
-        budget, deadline) returns completed=False, with the best root move found so far by
-        this iteration as its pv (empty when none was) and that move's score.
+        `pv` is a list of Moves (each of the position the line has reached).  A search cut
+        short (stop, node budget, deadline) returns completed=False, with the best root move
+        found so far by this iteration as its pv (empty when none was) and that move's
+        score.
         """
         cdef Pos p = board.pos
         cdef DrawState d = board.draws
-        cdef int score, i, first, nsaved = 0
-        cdef int prev = 0 if prev_score is None else prev_score
+        cdef int score, i, first
         cdef u64 key
-        cdef Move saved[MAXPLY]
         self.check(board)
         if not 1 <= depth < MAXPLY - 10:
             raise ValueError(f"search depth must be 1..{MAXPLY - 11}, not {depth}")
-        if prev_score is None:
-            prev = INF      # outside every window: no aspiration
         first = board.nhist - min(d.halfmove, board.nhist, HISTORY_MAX)
         self.e.nkeys = 0
         for i in range(first, board.nhist):
@@ -677,14 +626,10 @@ cdef class Searcher:
         memset(self.e.pv_len, 0, sizeof(self.e.pv_len))
         key = zobrist(&p)
         with nogil:
-            score = root_search(self.e, &p, key, depth, prev, &d, saved, &nsaved)
+            score = search(self.e, &p, key, depth, -INF, INF, 0, &d)
         completed = not self.e.stop
-        if completed or self.e.pv_len[0] > 0:
-            line = self.line_moves(board, self.e.pv[0], self.e.pv_len[0])
-            if not completed:
-                score = self.e.root_score
-        else:
-            line = self.line_moves(board, saved, nsaved)
+        line = self.line_moves(board, self.e.pv[0], self.e.pv_len[0])
+        if not completed:
             score = self.e.root_score
         return score, line, self.e.nodes, self.e.seldepth, completed
 

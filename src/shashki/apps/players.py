@@ -10,12 +10,12 @@ object with a ``choose(board)`` method, or a plain function of the board.
     (Limit(depth=4), 16, (('king', 250),))
     >>> str(spec)
     'depth=4,hash=16,king=250'
-    >>> str(EngineSpec.parse("nodes=5000 threats=1 eval=classic"))
-    'nodes=5000,eval=classic,threats=1'
+    >>> str(EngineSpec.parse("nodes=5000 probcut=0 eval=classic"))
+    'nodes=5000,eval=classic,probcut=0'
 
 A spec sets the search limit (depth, nodes, movetime), the hash size, a name, the evaluation
 (``eval=``: "classic", "default" or a JSON file of weights, see shashki.weights, and single
-terms such as ``king=250``), the search options (``threats=1``, ``aspiration=25``: see
+terms such as ``king=250``), the search options (``lmr=0``, ``probcut=40``: see
 shashki.engine.SEARCH_OPTIONS) and the endgame databases (``egdb_path=FOLDER``; ``egdb=0``
 probes none).  Values with spaces or commas are quoted as in a shell.
 """
