@@ -277,7 +277,11 @@ start = threading.Barrier(2)
 def run(seed):
     rng = np.random.default_rng(seed)
     start.wait()
-    for _ in range(300):
+    # 300 steps, and on until a step was refused: a loaded machine may run one thread's
+    # first 300 steps between two of the other's (a refusal is then some thousands away)
+    steps = 0
+    while steps < 300 or (not refused and steps < 20000):
+        steps += 1
         try:
             rows = np.arange(env.num_envs)
             actions = env.legal_actions[rows, (rng.random(env.num_envs)

@@ -4,7 +4,8 @@
 # The counters count plies.  Counts in the rule books are moves of EACH side: "15 moves" is 30
 # plies.  A rule book's limit "by the stronger side's Nth move" counts that side's moves only.
 
-from .kernel cimport u64, Pos, Move, MoveList, popcount, make_move, same_pos
+from cpython.mem cimport PyMem_RawRealloc, PyMem_RawFree
+from .kernel cimport u64, Pos, Move, MoveList, popcount, make_move, same_pos, list_drop
 from .enums cimport (T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KINGS_ONLY_MOVES,
                      T_NO_PROGRESS, T_KINGS_VS_LONE_KING, T_BALANCE_UNCHANGED,
                      T_LONE_KING_ON_MAIN_ROAD, T_FEW_PIECES_VS_LONE_KING,
@@ -190,10 +191,74 @@ cdef inline int draw_rule(const DrawState *d, const Pos *p, const DrawRules *r,
     return T_NONE
 
 
-# --- repetitions, over a history of the positions before each ply ------------------------------
-# (shashki.playouts and the vector environment of shashki.rl keep such a history in C: `hist`
-# holds the `nh` positions before the last plies, the latest last, since the last irreversible
-# move at least; the Board keeps its own, with the same rule)
+# --- the history a game keeps for the rules that look back -------------------------------------
+# A History holds the positions before the last plies, the latest last, since the last
+# irreversible move at least: all that repetitions look at.  The playouts' games and the
+# vector env's keep one each, through history_keep; the Board keeps every position of its game
+# (it takes moves back) in arrays of its own, and counts over them with the same functions.
+
+ctypedef struct History:
+    Pos *pos                # `cap` positions of room, on the raw heap (no GIL needed)
+    int n
+    int cap
+
+
+cdef inline bint history_reserve(History *h, int need) noexcept nogil:
+    """Room for `need` positions; False, `h` unchanged, when there is no memory."""
+    cdef int cap = h.cap * 2 if h.cap else 64
+    cdef void *a
+    if need <= h.cap:
+        return True
+    while cap < need:
+        cap *= 2
+    a = PyMem_RawRealloc(h.pos, cap * sizeof(Pos))
+    if a == NULL:
+        return False
+    h.pos = <Pos *>a
+    h.cap = cap
+    return True
+
+
+cdef inline bint history_keep(History *h, const Pos *before, const DrawState *d) noexcept nogil:
+    """After a ply from `before`, `d` being the counters after it: `before` added, or after an
+    irreversible move (halfmove 0) kept alone, since the rules look back at most halfmove + 1
+    plies.  False when there is no memory.  (A History that has room for one position: the
+    first branch, the common one, needs no test of its room.)"""
+    if d.halfmove == 0:
+        h.pos[0] = before[0]
+        h.n = 1
+        return True
+    if h.n == h.cap and not history_reserve(h, h.n + 1):
+        return False
+    h.pos[h.n] = before[0]
+    h.n += 1
+    return True
+
+
+cdef inline void history_free(History *h) noexcept nogil:
+    PyMem_RawFree(h.pos)
+    h.pos = NULL
+    h.n = 0
+    h.cap = 0
+
+
+ctypedef struct GameState:
+    # What the rules look back at, beside the position itself (Stockfish's StateInfo in
+    # draughts form): the draw counters of the position now and the positions before it.  The
+    # playouts' games and the vector env's keep one each.
+    DrawState draws
+    History hist
+
+
+cdef inline bint state_after(GameState *st, const Pos *before, const Move *m, const Pos *after,
+                             const DrawRules *r) noexcept nogil:
+    """The state of `after`, which `m` made from `before` (whose state `st` was); False when
+    there is no memory for the history."""
+    draws_after(&st.draws, before, m, after, r)
+    return history_keep(&st.hist, before, &st.draws)
+
+
+# --- repetitions, over such a history (`hist`: the `nh` positions before the last plies) ------
 
 cdef inline int occurrences(const Pos *p, const Pos *hist, int nh, int halfmove,
                             int limit) noexcept nogil:
@@ -240,9 +305,10 @@ cdef inline bint repetition_ahead(const Pos *p, int halfmove, const Move *moves,
 
 
 # --- the end of a game: the one decider ---------------------------------------------------------
-# Every end of a game is decided here, for a Board (BoardCore._termination), a Position (with no
-# history: Game.outcome_of), the playouts and the vector env; those two put their filter of
-# the plies where no draw rule can hold between the two halves.
+# Every end of a game is decided here: game_end for a Board (BoardCore._termination) and a
+# Position (Game.outcome_at, over its history if given), step_end for the playouts and the
+# vector env, which put their filter of the plies where no draw rule can hold (draw_filtered)
+# between its two halves.
 
 cdef inline int decisive_end(const Pos *p, const DrawRules *r, int nmoves) noexcept nogil:
     """T_KING_CROWNED (breakthrough: a side has a king), T_NO_MOVES (the side to move has no
@@ -285,6 +351,65 @@ cdef inline bint endgame_rules(const DrawRules *r) noexcept nogil:
     each), which the filter before drawn_end must then look at."""
     return (r.lone_king_moves != 0 or r.balance_plies[0] != 0 or r.balance_plies[1] != 0 or
             r.three_moves != 0 or r.few_moves != 0 or r.one_piece_each)
+
+
+cdef inline bint draw_filtered(const Pos *p, const DrawRules *r, const DrawState *d, int window,
+                               bint endgame) noexcept nogil:
+    """Whether no draw rule can hold at `p`: the filter before drawn_end of the playouts and
+    the vector env, true on most plies of most games.  A repetition needs 4 reversible plies (a
+    claim ahead 2) and the kings-only and no-progress limits their counts (`window`:
+    draw_window), 7.2.7/6.3 and 7.2.8/6.4 a running count, 7.2.4 a lone king, 7.2.6 kings on both
+    sides and 7 pieces or fewer, turkish's one piece each a lone piece each (`endgame`:
+    endgame_rules).  The playouts' tests replay their games on a Board, which asks every rule."""
+    cdef u64 white = p.pieces[0], black = p.pieces[1]
+    return d.halfmove < window and d.road < 0 and d.few < 0 and (
+        not endgame or (not p.kings and not r.one_piece_each) or
+        (white & (white - 1) and black & (black - 1) and popcount(white | black) > 7))
+
+
+ctypedef struct StepRules:
+    # How the games of a driver of steps end (the playouts, the vector env): the game's draw
+    # rules, the claims made at once or not, the filter of the plies where no draw can hold.
+    # Made by Game.step_rules, from the one Game of the driver.
+    DrawRules rules
+    int skip                # bits (1 << Termination) of the draws not granted: claims not made
+    bint ahead              # a repetition may be claimed before the repeating move
+    int window              # draw_window
+    bint endgame            # endgame_rules
+    void (*list_moves)(const Pos *p, MoveList *ml) noexcept nogil   # the game's kernel's
+
+
+cdef inline void step_rules_init(StepRules *s, const DrawRules *r, int claims, bint claim_draw,
+                                 void (*list_moves)(const Pos *, MoveList *) noexcept nogil
+                                 ) noexcept nogil:
+    """The StepRules of a game whose draw rules are `r` and whose players must claim the draws
+    in `claims` (bits 1 << Termination), claimed at once with `claim_draw` (as
+    outcome(claim_draw=True)) or never."""
+    s.rules = r[0]
+    s.skip = 0 if claim_draw else claims
+    s.ahead = claim_draw and (claims >> T_THREEFOLD_REPETITION) & 1
+    s.window = draw_window(r, s.skip, s.ahead)
+    s.endgame = endgame_rules(r)
+    s.list_moves = list_moves
+
+
+cdef inline int step_end(const StepRules *s, const Pos *p, const GameState *st, int nmoves,
+                         bint quiet, MoveList *ml) noexcept nogil:
+    """The rule that ends a game at `p` after a step of the playouts or the vector env (T_NONE:
+    it goes on), as game_end with draw_filtered between its halves: `nmoves` legal moves,
+    `quiet` when they are quiet moves (only those can repeat a position: a claim ahead is then
+    looked for, the moves listed into `ml` on the rare plies that get this far)."""
+    cdef const DrawState *d = &st.draws
+    cdef int code = decisive_end(p, &s.rules, nmoves)
+    if code != T_NONE or draw_filtered(p, &s.rules, d, s.window, s.endgame):
+        return code
+    code = drawn_end(p, &s.rules, d, st.hist.pos, st.hist.n, s.skip)
+    if code == T_NONE and s.ahead and quiet and d.halfmove >= 2:
+        list_drop(ml)
+        s.list_moves(p, ml)
+        if repetition_ahead(p, d.halfmove, ml.moves, ml.n, st.hist.pos, st.hist.n, &s.rules):
+            return T_THREEFOLD_REPETITION
+    return code
 
 
 cdef inline int game_end(const Pos *p, const DrawRules *r, const DrawState *d, int nmoves,

@@ -1,5 +1,5 @@
 from .kernel cimport Pos, Move as KMove
-from .draws cimport DrawRules, DrawState
+from .draws cimport DrawRules, DrawState, StepRules
 from .move cimport Notation
 from .position cimport Kernel
 
@@ -17,6 +17,7 @@ cdef class Game:
     cdef int check(self, object position, str name) except -1
     cdef object outcome_at(self, const Pos *p, const DrawState *d, int nmoves,
                            const KMove *moves, const Pos *hist, int nh, bint claim_draw)
+    cdef StepRules step_rules(self, bint claim_draw) noexcept
 
 
 cdef Game game_of(object variant, bint fmjd_draw_rules)

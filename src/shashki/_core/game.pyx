@@ -14,8 +14,8 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.string cimport memset
 from .kernel cimport u64, Pos, Move as KMove, make_move, same_pos
 from .spaces cimport PLANES, action_size
-from .draws cimport (DrawRules, DrawState, draws_start, draws_after, game_end, winner_of,
-                     repetition_ahead)
+from .draws cimport (DrawRules, DrawState, StepRules, draws_start, draws_after, game_end,
+                     winner_of, repetition_ahead, step_rules_init)
 from .enums cimport T_NONE, T_THREEFOLD_REPETITION
 from .move cimport Notation
 from .position cimport Kernel, Position
@@ -192,6 +192,13 @@ The rules of one game (`variant`: a name or a shashki.Variant; None: russian) wi
                                    hist, nh, claim_draw)
         finally:
             PyMem_Free(hist)
+
+    cdef StepRules step_rules(self, bint claim_draw) noexcept:
+        """How the playouts and the vector env end this game's games (draws.pxd step_end):
+        its draw rules, its claims made at once with `claim_draw` or never."""
+        cdef StepRules s
+        step_rules_init(&s, &self.draw_rules, self.claims, claim_draw, self.kernel.ops.moves)
+        return s
 
     cdef object outcome_at(self, const Pos *p, const DrawState *d, int nmoves,
                            const KMove *moves, const Pos *hist, int nh, bint claim_draw):

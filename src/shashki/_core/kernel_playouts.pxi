@@ -313,50 +313,9 @@ cdef inline int pick_side(Side *s, u64 w, u64 b, u64 k, u64 locked, u64 rnd,
 
 from libc.stdint cimport int64_t, int32_t
 from libc.string cimport memcpy
-from ..playouts cimport (Config, Chunk, OUT_OF_MEMORY, OVERFLOW, mix, next_random,
-                         grow_history)
-from ..draws cimport (DrawState, draws_after, decisive_end, drawn_end, repetition_ahead,
-                      winner_of)
+from ..playouts cimport Config, Chunk, OUT_OF_MEMORY, OVERFLOW, mix, next_random
+from ..draws cimport GameState, history_reserve, state_after, step_end, winner_of
 from ..enums cimport T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KING_CROWNED
-
-
-# --- the end of the game, as BoardCore._termination and outcome(claim_draw) ------------------
-# (decided by draws.pxd's decisive_end and drawn_end, the halves of the one decider that the
-# Board, Position.outcome and the vector environment of shashki.rl use; a filter between them)
-
-cdef int draw_termination(const Config *cf, const Pos *p, const DrawState *d,
-                          bint capture, MoveList *ml, const Pos *hist, int nh) noexcept nogil:
-    """The draw that ends the game at `p` (which has a legal move), or T_NONE.  A position
-    repeats only after 4 reversible plies, and a repetition ahead needs 2 and a reversible move
-    (the loops would find nothing sooner)."""
-    cdef int code = drawn_end(p, &cf.rules, d, hist, nh, cf.skip)
-    if code == T_NONE and cf.ahead and not capture and d.halfmove >= 2:
-        list_drop(ml)       # (the chunk's list, filled again)
-        ops_moves(p, ml)
-        if repetition_ahead(p, d.halfmove, ml.moves, ml.n, hist, nh, &cf.rules):
-            return T_THREEFOLD_REPETITION
-    return code
-
-
-cdef inline int termination(const Config *cf, const Pos *p, const DrawState *d, int n,
-                            bint capture, MoveList *ml, const Pos *hist,
-                            int nh) noexcept nogil:
-    """The rule that ends the game at `p` (T_NONE: it goes on), `n` being its number of legal
-    moves, as BoardCore._termination (and outcome(claim_draw=True) with `cf.ahead`)."""
-    cdef u64 white = p.pieces[WHITE], black = p.pieces[BLACK]
-    cdef int code = decisive_end(p, &cf.rules, n)
-    if code != T_NONE:
-        return code
-    if d.halfmove < cf.window and d.road < 0 and d.few < 0 and (
-            not cf.endgame or (not p.kings and not cf.rules.one_piece_each) or
-            (white & (white - 1) and black & (black - 1) and popcount(white | black) > 7)):
-        # Most plies of most games: no rule of draws.pxd can hold.  A repetition needs 4
-        # reversible plies (a claim ahead 2), the kings-only and no-progress limits their
-        # counts, 7.2.7/6.3 and 7.2.8/6.4 a running count, 7.2.4 a lone king and 7.2.6 kings on
-        # both sides and 7 pieces or fewer, turkish's one piece each a lone piece each.  test_playouts replays the games on a Board, which asks
-        # every rule every ply.
-        return T_NONE
-    return draw_termination(cf, p, d, capture, ml, hist, nh)
 
 
 # --- one game ------------------------------------------------------------------------------------
@@ -374,7 +333,6 @@ cdef void play_game(const Config *shared, Chunk *ch, int64_t game) noexcept nogi
     cdef Pos *pos = &both[0]
     cdef Pos *after = &both[1]
     cdef Pos *swap
-    cdef DrawState d = cf.start_draws
     cdef MoveList *ml = ch.ml
     cdef Move drawn
     cdef u64 rnd
@@ -382,15 +340,21 @@ cdef void play_game(const Config *shared, Chunk *ch, int64_t game) noexcept nogi
     # (never 0: xorshift would stay there)
     cdef u64 rng = mix(cf.seed + mix(<u64>game + 0x632BE59BD9B4E019ULL)) | 1
     cdef int64_t ply = 0
-    cdef int nh = cf.nprefix
+    # the game's state: the draw counters, and the chunk's history on the stack while the
+    # game is played (its count in a register)
+    cdef GameState st
     cdef int code, choice, winner, n
     cdef bint listed
     both[0] = cf.start
-    if nh >= ch.cap_hist and not grow_history(ch, nh + 1):
+    st.draws = cf.start_draws
+    st.hist = ch.hist
+    if not history_reserve(&st.hist, cf.nprefix + 1):
         ch.error = OUT_OF_MEMORY
         return
-    if nh:          # (no prefix may mean no buffer: memcpy's pointers must be real ones)
-        memcpy(ch.hist, cf.prefix, nh * sizeof(Pos))
+    ch.hist = st.hist
+    st.hist.n = cf.nprefix
+    if st.hist.n:   # (no prefix may mean no buffer: memcpy's pointers must be real ones)
+        memcpy(st.hist.pos, cf.prefix, st.hist.n * sizeof(Pos))
     while True:
         # one random number a ply, drawn before the moves are known: the move it picks (a quiet
         # move or a single jump) is made in the same pass that counts the moves; on the last
@@ -403,11 +367,12 @@ cdef void play_game(const Config *shared, Chunk *ch, int64_t game) noexcept nogi
             ops_moves(pos, ml)
             if ml.overflow:
                 ch.error = OUT_OF_MEMORY    # (a list grows past MAXMOVES while it can)
+                ch.hist = st.hist
                 return
             n = ml.n
-            code = termination(cf, pos, &d, n, True, ml, ch.hist, nh)
+            code = step_end(&cf.step, pos, &st, n, n > 0 and ml.moves[0].ncapt == 0, ml)
         else:
-            code = termination(cf, pos, &d, n, n > 0 and drawn.captured != 0, ml, ch.hist, nh)
+            code = step_end(&cf.step, pos, &st, n, n > 0 and drawn.captured == 0, ml)
         if code != T_NONE or ply == cf.max_plies:
             break
         if listed:
@@ -419,23 +384,18 @@ cdef void play_game(const Config *shared, Chunk *ch, int64_t game) noexcept nogi
         if cf.record:
             cf.record_ply(cf, ch, pos, ml, m, choice)
             if ch.error:
+                ch.hist = st.hist
                 return
         make_move(after, pos, m)
-        draws_after(&d, pos, m, after, &cf.rules)
-        if d.halfmove == 0:
-            # an irreversible move: the rules look back at most halfmove + 1 plies
-            ch.hist[0] = pos[0]
-            nh = 1
-        else:
-            if nh == ch.cap_hist and not grow_history(ch, nh + 1):
-                ch.error = OUT_OF_MEMORY
-                return
-            ch.hist[nh] = pos[0]
-            nh += 1
+        if not state_after(&st, pos, m, after, &cf.step.rules):
+            ch.error = OUT_OF_MEMORY
+            ch.hist = st.hist
+            return
         swap = pos
         pos = after
         after = swap
         ply += 1
+    ch.hist = st.hist
     winner = winner_of(code, pos, cf.reversed_goal) if code != T_NONE else -1
     cf.results[game] = 1 if winner == WHITE else -1 if winner == BLACK else 0
     cf.lengths[game] = <int32_t>ply

@@ -7,15 +7,14 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
 from cpython.mem cimport PyMem_RawRealloc
 
 from .kernel cimport u64, Pos, Move, MoveList, KernelOps
-from .draws cimport DrawRules, DrawState
+from .draws cimport DrawRules, DrawState, History, StepRules
 
 
 cdef struct Chunk:
     int64_t first               # games first..last-1
     int64_t last
     MoveList *ml
-    Pos *hist              # the positions before each ply since the last irreversible one
-    int cap_hist
+    History hist                # the positions before the plies of the game being played
     u64 *positions              # 4 words a ply: white, black, kings (square masks), turn
     int32_t *actions
     int64_t nrec
@@ -25,11 +24,7 @@ cdef struct Chunk:
 
 cdef struct Config:
     const KernelOps *ops        # the game's kernel
-    DrawRules rules
-    int skip                    # bits (1 << Termination) of the draws not granted
-    bint ahead                  # a repetition may be claimed before the repeating move
-    int window                  # below this halfmove clock no repetition or move limit holds
-    bint endgame                # the game's endgame draw rules (7.2.4-7.2.8, 6.3, 6.4) apply
+    StepRules step              # how its games end (Game.step_rules)
     bint reversed_goal          # giveaway: the side with no move wins
     Pos start
     DrawState start_draws
@@ -80,14 +75,4 @@ cdef inline bint regrow(void **block, size_t size) noexcept nogil:
     if a == NULL:
         return False
     block[0] = a
-    return True
-
-
-cdef inline bint grow_history(Chunk *ch, int need) noexcept nogil:
-    cdef int cap = ch.cap_hist * 2 if ch.cap_hist else 256
-    while cap < need:
-        cap *= 2
-    if not regrow(<void **>&ch.hist, cap * sizeof(Pos)):
-        return False
-    ch.cap_hist = cap
     return True

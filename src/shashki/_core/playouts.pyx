@@ -30,8 +30,7 @@ from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList,
 from .position cimport Kernel, Position, new_position
 from .board cimport BoardCore
 from .game cimport Game
-from .draws cimport draw_window, endgame_rules
-from .enums cimport T_THREEFOLD_REPETITION
+from .draws cimport history_free
 from .actions cimport move_actions
 from .arrays cimport Buffer, new_buffer, adopt_buffer
 from .arrays import from_bytes
@@ -333,7 +332,7 @@ cdef class Run:
                 if self.chunks[c].ml != NULL:
                     list_free(self.chunks[c].ml)
                 free(self.chunks[c].ml)
-                PyMem_RawFree(self.chunks[c].hist)
+                history_free(&self.chunks[c].hist)
                 PyMem_RawFree(self.chunks[c].positions)
                 PyMem_RawFree(self.chunks[c].actions)
             free(self.chunks)
@@ -349,11 +348,7 @@ cdef class Run:
         cdef int c, i, keep
         cdef Config *cf = &self.cf
         cf.ops = k.ops
-        cf.rules = game.draw_rules
-        cf.skip = 0 if claim_draw else game.claims
-        cf.ahead = claim_draw and (game.claims >> T_THREEFOLD_REPETITION) & 1
-        cf.window = draw_window(&cf.rules, cf.skip, cf.ahead)
-        cf.endgame = endgame_rules(&cf.rules)
+        cf.step = game.step_rules(claim_draw)
 
         cf.reversed_goal = game.reversed_goal
         cf.start = board.pos
@@ -390,8 +385,6 @@ cdef class Run:
         for c in range(jobs):
             self.chunks[c].first = n * c // jobs
             self.chunks[c].last = n * (c + 1) // jobs
-            self.chunks[c].hist = NULL
-            self.chunks[c].cap_hist = 0
             self.chunks[c].positions = NULL
             self.chunks[c].actions = NULL
             self.chunks[c].nrec = 0

@@ -28,13 +28,12 @@ from libc.stdint cimport int32_t, int64_t, uint8_t
 from libc.string cimport memcpy, memset
 
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList, KernelOps, ctz, color_value,
-                      popcount, make_move, random_below, prefetch, list_init, list_free,
-                      list_drop)
+                      make_move, random_below, prefetch, list_init, list_free, list_drop)
 from .game cimport Game
 from .position cimport Kernel, Position, color_of
-from .draws cimport (DrawRules, DrawState, draws_start, draws_after, decisive_end, drawn_end,
-                     repetition_ahead, occurrences, winner_of, draw_window, endgame_rules)
-from .enums cimport T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KING_CROWNED
+from .draws cimport (DrawRules, DrawState, GameState, StepRules, draws_start, state_after,
+                     history_reserve, history_free, step_end, occurrences, winner_of)
+from .enums cimport T_NONE, T_NO_MOVES, T_KING_CROWNED
 from .actions cimport move_actions, sort_actions, position_planes, history_values, fraction, fill
 from .spaces cimport PLANES, action_size
 from .playouts cimport mix, next_random, regrow
@@ -63,10 +62,7 @@ cdef struct Shown:
 cdef struct Shared:
     # what every env of one VectorEnv shares: the game, its rules, the options, the arrays
     const KernelOps *ops
-    DrawRules rules
-    bint ahead                  # a repetition is claimed before the repeating move (english)
-    int window                  # below this halfmove clock no repetition or move limit holds
-    bint endgame                # the game's endgame draw rules (7.2.4-7.2.8, 6.3, 6.4) apply
+    StepRules step              # how its games end: claims made at once (Game.step_rules)
     bint reversed_goal          # giveaway: the side with no move wins
     bint perspective            # observations and actions from the side to move's side
     int64_t max_plies           # -1: no limit
@@ -94,7 +90,7 @@ cdef struct Shared:
 
 cdef struct Env:
     Pos pos
-    DrawState draws
+    GameState state             # the draw counters and the history
     u64 rng                     # the random opening's stream (xorshift64*, never 0)
     int64_t ply                 # plies of this game
     int n                       # legal moves of pos
@@ -102,9 +98,6 @@ cdef struct Env:
     int cap
     KMove *moves                # the moves (captures), in the order of acts
     int32_t *acts               # their actions, ascending (MAXMOVES of room)
-    Pos *hist                   # the positions before the plies since the last irreversible one
-    int nh
-    int cap_hist
     Shown shown[2]              # what the env's row of each observation array shows
 
 
@@ -180,49 +173,18 @@ cdef int move_of(const Shared *sh, const Env *e, int64_t action, KMove *m) noexc
 
 
 cdef int game_end(const Shared *sh, const Env *e, MoveList *ml) noexcept nogil:
-    """The rule that ends the game at e.pos (T_NONE: it goes on), in the order of
-    BoardCore._termination, claims made at once (outcome(claim_draw=True)); `ml` is room for
-    the moves, which the claim ahead looks at."""
-    cdef const Pos *p = &e.pos
-    cdef int code = decisive_end(p, &sh.rules, e.n)
-    if code != T_NONE:
-        return code
-    if e.draws.halfmove < sh.window and e.draws.road < 0 and e.draws.few < 0 and (
-            not sh.endgame or (not p.kings and not sh.rules.one_piece_each) or
-            (p.pieces[0] & (p.pieces[0] - 1) and p.pieces[1] & (p.pieces[1] - 1) and
-             popcount(p.pieces[0] | p.pieces[1]) > 7)):
-        # most plies of most games: no draw rule can hold (the filter of shashki.playouts,
-        # kernel_playouts.pxi termination)
-        return T_NONE
-    code = drawn_end(p, &sh.rules, &e.draws, e.hist, e.nh, 0)
-    if code == T_NONE and sh.ahead and e.draws.halfmove >= 2 and e.quiet:
-        # (only a quiet move can repeat a position, and a quiet position's actions came
-        # without its moves: they are listed here, on the rare plies that get this far)
-        list_drop(ml)
-        sh.ops.moves(p, ml)
-        if repetition_ahead(p, e.draws.halfmove, ml.moves, ml.n, e.hist, e.nh, &sh.rules):
-            return T_THREEFOLD_REPETITION
-    return code
+    """The rule that ends the game at e.pos (T_NONE: it goes on), as the playouts decide it
+    (draws.pxd step_end), claims made at once (outcome(claim_draw=True)); `ml` is room for the
+    moves, which the claim ahead looks at (a quiet position's actions came without them)."""
+    return step_end(&sh.step, &e.pos, &e.state, e.n, e.quiet, ml)
 
 
 cdef int play(const Shared *sh, Env *e, const KMove *m) noexcept nogil:
     """Make move `m` in e.pos, with the draw counters and the history: 0 or NO_MEMORY."""
     cdef Pos before = e.pos
-    cdef int cap
     make_move(&e.pos, &before, m)
-    draws_after(&e.draws, &before, m, &e.pos, &sh.rules)
-    if e.draws.halfmove == 0:
-        # an irreversible move: the rules look back at most halfmove + 1 plies
-        e.hist[0] = before
-        e.nh = 1
-    else:
-        if e.nh == e.cap_hist:
-            cap = 2 * e.cap_hist
-            if not regrow(<void **>&e.hist, cap * sizeof(Pos)):
-                return NO_MEMORY
-            e.cap_hist = cap
-        e.hist[e.nh] = before
-        e.nh += 1
+    if not state_after(&e.state, &before, m, &e.pos, &sh.step.rules):
+        return NO_MEMORY
     e.ply += 1
     return 0
 
@@ -234,8 +196,8 @@ cdef int new_game(const Shared *sh, Env *e, MoveList *ml) noexcept nogil:
     cdef KMove m
     for tries in range(OPENING_TRIES + 1):
         e.pos = sh.start
-        e.draws = sh.start_draws
-        e.nh = 0
+        e.state.draws = sh.start_draws
+        e.state.hist.n = 0
         e.ply = 0
         err = list_moves(sh, e, ml)
         if err:
@@ -270,8 +232,9 @@ cdef inline void piece_planes(const Env *e, bint flip, u64 *out) noexcept nogil:
 cdef inline void plane_values(const Shared *sh, const Env *e, float *v) noexcept nogil:
     # the one value of each of planes 4-9 (frisian's plane 8: its cells, runs_plane)
     v[4] = 1.0 if e.pos.turn == WHITE else 0.0
-    history_values(&sh.rules, &e.draws, &e.pos,
-                   occurrences(&e.pos, e.hist, e.nh, e.draws.halfmove, 3),
+    history_values(&sh.step.rules, &e.state.draws, &e.pos,
+                   occurrences(&e.pos, e.state.hist.pos, e.state.hist.n, e.state.draws.halfmove,
+                               3),
                    sh.ops.king_limit != 0, v)
 
 
@@ -461,8 +424,8 @@ cdef inline void fetch_state(const Shared *sh, const Env *e, Py_ssize_t i) noexc
         for k in range(0, e.n * sizeof(KMove), 64):
             prefetch(<const char *>e.moves + k)
     prefetch(e.acts)
-    if e.nh:
-        prefetch(&e.hist[e.nh - 1])
+    if e.state.hist.n:
+        prefetch(&e.state.hist.pos[e.state.hist.n - 1])
     for k in range(sh.counts[i]):
         prefetch(mask + legal[k])
 
@@ -513,7 +476,7 @@ cdef class VectorCore:
             for i in range(self.n):
                 PyMem_RawFree(self.envs[i].moves)
                 PyMem_RawFree(self.envs[i].acts)
-                PyMem_RawFree(self.envs[i].hist)
+                history_free(&self.envs[i].state.hist)
             PyMem_RawFree(self.envs)
         if self.scratch != NULL:
             for i in range(self.nchunks):
@@ -536,11 +499,7 @@ cdef class VectorCore:
         self.kernel = game.kernel
         self.variant = game.variant
         sh.ops = ops
-        sh.rules = game.draw_rules
-        sh.ahead = (game.claims >> T_THREEFOLD_REPETITION) & 1
-        # (claims made at once, as shashki.playouts with claim_draw)
-        sh.window = draw_window(&sh.rules, 0, sh.ahead)
-        sh.endgame = endgame_rules(&sh.rules)
+        sh.step = game.step_rules(True)     # (as shashki.playouts with claim_draw)
         sh.reversed_goal = game.reversed_goal
         sh.perspective = perspective
         sh.max_plies = max_plies if max_plies > 0 else -1
@@ -548,7 +507,7 @@ cdef class VectorCore:
         sh.size = action_size(ops)
         sh.cells = ops.rows * ops.files
         sh.start = start.pos
-        draws_start(&sh.start_draws, &sh.start, &sh.rules)
+        draws_start(&sh.start_draws, &sh.start, &sh.step.rules)
         for f in range(2):
             for b in range(64):
                 s = ops.square[b]
@@ -595,7 +554,7 @@ cdef class VectorCore:
         if opening_plies == 0:
             memset(&first, 0, sizeof(Env))
             first.pos = sh.start
-            first.draws = sh.start_draws
+            first.state.draws = sh.start_draws
             sh.start_obs = <float *>self.start_row.data
             write_obs(sh, &first, sh.start_obs, &sh.start_shown)
         self.envs = <Env *>PyMem_RawMalloc(n * sizeof(Env) if n else 1)
@@ -604,10 +563,8 @@ cdef class VectorCore:
         memset(self.envs, 0, n * sizeof(Env))
         self.n = n
         for i in range(n):
-            self.envs[i].cap_hist = 64
-            self.envs[i].hist = <Pos *>PyMem_RawMalloc(64 * sizeof(Pos))
             self.envs[i].acts = <int32_t *>PyMem_RawMalloc(MAXMOVES * sizeof(int32_t))
-            if self.envs[i].hist == NULL or self.envs[i].acts == NULL:
+            if not history_reserve(&self.envs[i].state.hist, 64) or self.envs[i].acts == NULL:
                 raise MemoryError()
             self.envs[i].rng = 1
         self.scratch = <MoveList **>PyMem_RawMalloc(chunks * sizeof(MoveList *))
