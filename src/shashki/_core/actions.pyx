@@ -296,7 +296,7 @@ cdef void history_planes(BoardCore board, float *p, int cells) except *:
     """The planes of a Board's history: repetitions and draw counters."""
     cdef float v[PLANES]
     cdef int k
-    history_values(&board.game.draw_rules, &board.draws, &board.pos,
+    history_values(&board.game.draw_rules, &board.state.draws, &board.pos,
                    board.repetitions(3),
                    board.ops.king_limit != 0, v)
     for k in range(5, PLANES):

@@ -1,20 +1,18 @@
 from .kernel cimport Pos, KernelOps
 from .move cimport Move
 from .position cimport PositionBase
-from .draws cimport DrawRules, DrawState
+from .draws cimport DrawRules, DrawState, GameState
 from .game cimport Game
 
 
 cdef class BoardCore(PositionBase):
     cdef readonly Game game             # the rules: kernel, notation, draw rules (shashki.Game)
     cdef const KernelOps *ops
-    cdef DrawState draws
-    # the history: before each ply played, the position and the draw counters (two arrays:
-    # the positions are the history that draws.pxd counts repetitions over)
-    cdef Pos *hist
+    # the draw counters now and the positions before each ply played (draws.pxd GameState,
+    # as the playouts and the vector env keep it), and the draw counters before each ply
+    # (room for state.hist.cap), which pop() restores
+    cdef GameState state
     cdef DrawState *hist_draws
-    cdef int nhist
-    cdef int cap_hist
     cdef public list move_stack
     cdef readonly int root_ply          # plies of the game before the first position
 

@@ -12,7 +12,7 @@ asked for, an Outcome when the game ends.
 """
 
 cimport cython
-from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
+from cpython.mem cimport PyMem_RawMalloc, PyMem_RawRealloc, PyMem_RawFree
 from libc.stdint cimport uint8_t, int64_t
 from libc.string cimport memcpy, memset
 from .kernel cimport u64, WHITE, BLACK, RUN_ON, Pos, Move as KMove, KernelOps, make_move, same_pos
@@ -20,7 +20,7 @@ from .move cimport Move, Notation, MoveTable, table_move
 from .position cimport Kernel, PositionBase, Position, new_position
 from .game cimport Game, game_of
 from .draws cimport (DrawRules, DrawState, draws_start, draws_after, reversible, occurrences,
-                     game_end)
+                     game_end, history_reserve, history_push, history_free)
 from . cimport draws
 from .enums cimport (T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KINGS_VS_LONE_KING,
                      T_KINGS_ONLY_MOVES, T_BALANCE_UNCHANGED, T_LONE_KING_ON_MAIN_ROAD,
@@ -134,15 +134,12 @@ cdef class BoardCore(PositionBase):
     """The C state of a Board (see shashki.board.Board, which is the class to use)."""
 
     def __cinit__(self, *args, **kwargs):
-        self.hist = NULL
         self.hist_draws = NULL
-        self.nhist = 0
-        self.cap_hist = 0
         self.move_stack = []
 
     def __dealloc__(self):
-        PyMem_Free(self.hist)
-        PyMem_Free(self.hist_draws)
+        history_free(&self.state.hist)
+        PyMem_RawFree(self.hist_draws)
 
     @property
     def fmjd_draw_rules(self):
@@ -167,8 +164,8 @@ cdef class BoardCore(PositionBase):
         self.root_ply = root_ply if root_ply >= 0 else \
             int(COLORS[p.turn] != self.notation.variant.first_to_move)
         self.pos = p[0]
-        draws_start(&self.draws, &self.pos, &self.game.draw_rules)
-        self.nhist = 0
+        draws_start(&self.state.draws, &self.pos, &self.game.draw_rules)
+        self.state.hist.n = 0
         self.move_stack = []
         self.table.stamp = 0
         return 0
@@ -221,7 +218,7 @@ cdef class BoardCore(PositionBase):
     def root(self):
         """The position before the first move of the history (the position now if none)."""
         return new_position(self.kernel, self.notation,
-                            &self.hist[0] if self.nhist else &self.pos)
+                            &self.state.hist.pos[0] if self.state.hist.n else &self.pos)
 
     # --- moves ---------------------------------------------------------------------------------
 
@@ -234,28 +231,25 @@ cdef class BoardCore(PositionBase):
     cdef int push_index(self, int i, Move move) except -1:
         cdef KMove km = self.table.moves[i]
         cdef Pos before = self.pos
-        if self.nhist == self.cap_hist:
+        if self.state.hist.n == self.state.hist.cap:
             self.grow_history()
-        self.hist[self.nhist] = self.pos
-        self.hist_draws[self.nhist] = self.draws
-        self.nhist += 1
+        self.hist_draws[self.state.hist.n] = self.state.draws
+        history_push(&self.state.hist, &before)     # (room made above: cannot fail)
         make_move(&self.pos, &before, &km)
-        draws_after(&self.draws, &before, &km, &self.pos, &self.game.draw_rules)
+        draws_after(&self.state.draws, &before, &km, &self.pos, &self.game.draw_rules)
         self.table.stamp = 0
         self.move_stack.append(move)
         return 0
 
     cdef int grow_history(self) except -1:
-        cdef int cap = max(64, 2 * self.cap_hist)
-        cdef void *a = PyMem_Realloc(self.hist, cap * sizeof(Pos))
-        if a == NULL:
+        # the positions' room doubled, then the counters' to the same
+        cdef void *a
+        if not history_reserve(&self.state.hist, self.state.hist.n + 1):
             raise MemoryError()
-        self.hist = <Pos *>a
-        a = PyMem_Realloc(self.hist_draws, cap * sizeof(DrawState))
+        a = PyMem_RawRealloc(self.hist_draws, self.state.hist.cap * sizeof(DrawState))
         if a == NULL:
             raise MemoryError()
         self.hist_draws = <DrawState *>a
-        self.cap_hist = cap
         return 0
 
     def push(self, move):
@@ -280,11 +274,11 @@ cdef class BoardCore(PositionBase):
 
     def pop(self):
         """Take back the last move and return it (IndexError if there is none)."""
-        if not self.nhist:
+        if not self.state.hist.n:
             raise IndexError("pop from a board with no moves played")
-        self.nhist -= 1
-        self.pos = self.hist[self.nhist]
-        self.draws = self.hist_draws[self.nhist]
+        self.state.hist.n -= 1
+        self.pos = self.state.hist.pos[self.state.hist.n]
+        self.state.draws = self.hist_draws[self.state.hist.n]
         self.table.stamp = 0
         return self.move_stack.pop()
 
@@ -292,13 +286,13 @@ cdef class BoardCore(PositionBase):
         """The plies (half-moves) played in the game so far: those before the board's first
         position (a FEN's move number, lidraughts' ``:F<n>``, says how many) and those of its
         move stack (python-chess's ply)."""
-        return self.root_ply + self.nhist
+        return self.root_ply + self.state.hist.n
 
     @property
     def fullmove_number(self):
         """The number of the move being played: 1 at the start, one more each time the side
         that moves first is to move again (in english Black, elsewhere White)."""
-        return 1 + (self.root_ply + self.nhist) // 2
+        return 1 + (self.root_ply + self.state.hist.n) // 2
 
     def peek(self):
         """The last move played (IndexError if there is none)."""
@@ -316,16 +310,18 @@ cdef class BoardCore(PositionBase):
         b.notation = self.notation
         b.game = self.game
         b.pos = self.pos
-        b.draws = self.draws
-        b.root_ply = self.root_ply if stack else self.root_ply + self.nhist
-        if stack and self.nhist:
-            b.hist = <Pos *>PyMem_Malloc(self.nhist * sizeof(Pos))
-            b.hist_draws = <DrawState *>PyMem_Malloc(self.nhist * sizeof(DrawState))
-            if b.hist == NULL or b.hist_draws == NULL:
+        cdef int n = self.state.hist.n
+        b.state.draws = self.state.draws
+        b.root_ply = self.root_ply if stack else self.root_ply + n
+        if stack and n:
+            if not history_reserve(&b.state.hist, n):
+                raise MemoryError()
+            b.hist_draws = <DrawState *>PyMem_RawMalloc(b.state.hist.cap * sizeof(DrawState))
+            if b.hist_draws == NULL:
                 raise MemoryError()     # (b's __dealloc__ gives back what was taken)
-            memcpy(b.hist, self.hist, self.nhist * sizeof(Pos))
-            memcpy(b.hist_draws, self.hist_draws, self.nhist * sizeof(DrawState))
-            b.nhist = b.cap_hist = self.nhist
+            memcpy(b.state.hist.pos, self.state.hist.pos, n * sizeof(Pos))
+            memcpy(b.hist_draws, self.hist_draws, n * sizeof(DrawState))
+            b.state.hist.n = n
             b.move_stack = list(self.move_stack)
         return b
 
@@ -343,31 +339,33 @@ cdef class BoardCore(PositionBase):
                      self.pos.turn, self.pos.run))
 
     def _set_draws(self, int halfmove, int balance, int road, int few):
-        self.draws.halfmove = halfmove
-        self.draws.balance = balance
-        self.draws.road = road
-        self.draws.few = few
+        self.state.draws.halfmove = halfmove
+        self.state.draws.balance = balance
+        self.state.draws.road = road
+        self.state.draws.few = few
 
     # --- game end ------------------------------------------------------------------------------
 
     cdef int repetitions(self, int limit) noexcept:
         """How many times the position now has occurred (now included), counting up to
         `limit` (draws.pxd occurrences over the board's history)."""
-        return occurrences(&self.pos, self.hist, self.nhist, self.draws.halfmove, limit)
+        return occurrences(&self.pos, self.state.hist.pos, self.state.hist.n,
+                           self.state.draws.halfmove, limit)
 
     cdef bint repetition_ahead(self) except -1:
         """Whether a legal move would make a position occur for the third time (WCDF's claim:
         "with their next move they would create the same position for the third time")."""
         self.generate()
-        return draws.repetition_ahead(&self.pos, self.draws.halfmove, self.table.moves,
-                                      self.table.n, self.hist, self.nhist, &self.game.draw_rules)
+        return draws.repetition_ahead(&self.pos, self.state.draws.halfmove, self.table.moves,
+                                      self.table.n, self.state.hist.pos, self.state.hist.n,
+                                      &self.game.draw_rules)
 
     cdef int _termination(self, int skip) except -1:
         # the rule that ends the game here (T_NONE: it goes on), draws in `skip` passed over:
         # draws.pxd's game_end, the one decider
         self.generate()
-        return game_end(&self.pos, &self.game.draw_rules, &self.draws, self.table.n, self.hist,
-                        self.nhist, skip)
+        return game_end(&self.pos, &self.game.draw_rules, &self.state.draws, self.table.n,
+                        self.state.hist.pos, self.state.hist.n, skip)
 
     def outcome(self, bint claim_draw=False):
         """None while the game goes on, else an Outcome(winner, termination).
@@ -385,8 +383,8 @@ cdef class BoardCore(PositionBase):
         that has just moved, as when it crowns).
         """
         self.generate()
-        return self.game.outcome_at(&self.pos, &self.draws, self.table.n, self.table.moves,
-                                    self.hist, self.nhist, claim_draw)
+        return self.game.outcome_at(&self.pos, &self.state.draws, self.table.n, self.table.moves,
+                                    self.state.hist.pos, self.state.hist.n, claim_draw)
 
     def is_game_over(self, bint claim_draw=False):
         """Whether the game has ended: ``outcome(claim_draw) is not None`` (the side to move
@@ -429,13 +427,13 @@ cdef class BoardCore(PositionBase):
     def halfmove_clock(self):
         """Plies since the last irreversible move (is_irreversible): the count the kings-only
         and 40-move rules keep, and the stretch in which a position can repeat."""
-        return self.draws.halfmove
+        return self.state.draws.halfmove
 
     @property
     def draw_counters(self):
         """Every draw counter of the position (shashki.outcome.DrawCounters), in plies."""
-        return _DrawCounters(self.draws.halfmove, self.draws.balance, self.draws.road,
-                             self.draws.few)
+        return _DrawCounters(self.state.draws.halfmove, self.state.draws.balance, self.state.draws.road,
+                             self.state.draws.few)
 
 
 # the Python side of game end (shashki.outcome), bound when that module is loaded

@@ -193,9 +193,7 @@ cdef inline int draw_rule(const DrawState *d, const Pos *p, const DrawRules *r,
 
 # --- the history a game keeps for the rules that look back -------------------------------------
 # A History holds the positions before the last plies, the latest last, since the last
-# irreversible move at least: all that repetitions look at.  The playouts' games and the
-# vector env's keep one each, through history_keep; the Board keeps every position of its game
-# (it takes moves back) in arrays of its own, and counts over them with the same functions.
+# irreversible move at least: all that repetitions look at (GameState, below).
 
 ctypedef struct History:
     Pos *pos                # `cap` positions of room, on the raw heap (no GIL needed)
@@ -219,6 +217,15 @@ cdef inline bint history_reserve(History *h, int need) noexcept nogil:
     return True
 
 
+cdef inline bint history_push(History *h, const Pos *p) noexcept nogil:
+    """`p` added after the latest; False when there is no memory."""
+    if h.n == h.cap and not history_reserve(h, h.n + 1):
+        return False
+    h.pos[h.n] = p[0]
+    h.n += 1
+    return True
+
+
 cdef inline bint history_keep(History *h, const Pos *before, const DrawState *d) noexcept nogil:
     """After a ply from `before`, `d` being the counters after it: `before` added, or after an
     irreversible move (halfmove 0) kept alone, since the rules look back at most halfmove + 1
@@ -228,11 +235,7 @@ cdef inline bint history_keep(History *h, const Pos *before, const DrawState *d)
         h.pos[0] = before[0]
         h.n = 1
         return True
-    if h.n == h.cap and not history_reserve(h, h.n + 1):
-        return False
-    h.pos[h.n] = before[0]
-    h.n += 1
-    return True
+    return history_push(h, before)
 
 
 cdef inline void history_free(History *h) noexcept nogil:
@@ -245,7 +248,8 @@ cdef inline void history_free(History *h) noexcept nogil:
 ctypedef struct GameState:
     # What the rules look back at, beside the position itself (Stockfish's StateInfo in
     # draughts form): the draw counters of the position now and the positions before it.  The
-    # playouts' games and the vector env's keep one each.
+    # Board keeps one (every position of its game: it takes moves back), and so do the
+    # playouts' games and the vector env's (since the last irreversible move: history_keep).
     DrawState draws
     History hist
 

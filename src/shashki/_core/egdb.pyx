@@ -188,7 +188,7 @@ cdef class EgdbTables:
         """(-2 not in the tables, or 1 / 0 / -1 for the side to move by the rules and the
         board's counters; the distance in plies to the next capture or man move)."""
         cdef int dtz = 0
-        cdef int r = egdb_probe(self.db, &board.pos, &board.draws, &dtz)
+        cdef int r = egdb_probe(self.db, &board.pos, &board.state.draws, &dtz)
         return r, dtz
 
     def address(self):

@@ -352,14 +352,14 @@ cdef class Run:
 
         cf.reversed_goal = game.reversed_goal
         cf.start = board.pos
-        cf.start_draws = board.draws
+        cf.start_draws = board.state.draws
         # the rules look back halfmove + 1 plies at most
-        keep = min(board.nhist, board.draws.halfmove + 1)
+        keep = min(board.state.hist.n, board.state.draws.halfmove + 1)
         self.prefix = <Pos *>malloc((keep if keep else 1) * sizeof(Pos))
         if self.prefix == NULL:
             raise MemoryError()
         for i in range(keep):
-            self.prefix[i] = board.hist[board.nhist - keep + i]
+            self.prefix[i] = board.state.hist.pos[board.state.hist.n - keep + i]
         cf.prefix = self.prefix
         cf.nprefix = keep
         cf.seed = seed

@@ -604,16 +604,16 @@ cdef class Searcher:
         score.
         """
         cdef Pos p = board.pos
-        cdef DrawState d = board.draws
+        cdef DrawState d = board.state.draws
         cdef int score, i, first
         cdef u64 key
         self.check(board)
         if not 1 <= depth < MAXPLY - 10:
             raise ValueError(f"search depth must be 1..{MAXPLY - 11}, not {depth}")
-        first = board.nhist - min(d.halfmove, board.nhist, HISTORY_MAX)
+        first = board.state.hist.n - min(d.halfmove, board.state.hist.n, HISTORY_MAX)
         self.e.nkeys = 0
-        for i in range(first, board.nhist):
-            self.e.keys[self.e.nkeys] = zobrist(&board.hist[i])
+        for i in range(first, board.state.hist.n):
+            self.e.keys[self.e.nkeys] = zobrist(&board.state.hist.pos[i])
             self.e.nkeys += 1
         self.e.draws = board.game.draw_rules     # (the rules of the board's Game)
         self.e.nodes = 0
