@@ -293,7 +293,7 @@ write_enums()
 extensions = [
     core_extension(f"shashki._core.{name}", f"src/shashki/_core/{name}.pyx")
     for name in ("position", "move", "game", "board", "perft", "egdb", "egdb_build", "search",
-                 "arrays", "actions", "playouts", "vector_env", "cpu")
+                 "arrays", "actions", "playouts", "vector_env", "cpu", "_testing")
 ]
 for kernel in write_kernels():
     source = f"{GENERATED_CORE}/kernels/{kernel}.pyx".replace(os.sep, "/")

@@ -275,7 +275,7 @@ def test_the_search_keys_its_children_as_their_own_positions(name):
     # the key the search derives for each child from its parent's must be the child's own,
     # frisian's kings' runs included (a run starts, goes on, or ends with the move)
     import random
-    from shashki._core.search import child_keys_agree
+    from shashki._core._testing import child_keys_agree
     rng = random.Random(7)
     runs = 0
     for _ in range(30):

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import shashki
-from shashki._core.playouts import drawn_moves, square_masks
+from shashki._core._testing import drawn_moves, square_masks
 from shashki.errors import PlayoutsError
 
 from positions import VARIANTS, boards, random_games

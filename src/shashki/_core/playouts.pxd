@@ -76,3 +76,18 @@ cdef inline bint regrow(void **block, size_t size) noexcept nogil:
         return False
     block[0] = a
     return True
+
+
+cdef inline u64 squares_by_rows(u64 ghost, int width, int rows, int files) noexcept nogil:
+    # a kernel's mask as a square mask, where PEXT is slow or missing (the tests compare the
+    # two): on a dark-square board each pair of rows is 2 * width + 1 bits, the ghost bit
+    # after the first row of the pair; a full board's word is its squares
+    cdef u64 out = 0
+    cdef u64 row = ((<u64>1) << width) - 1
+    cdef int k
+    if width == files:
+        return ghost
+    for k in range(rows // 2):
+        out |= ((ghost >> ((2 * width + 1) * k)) & row) << (2 * width * k)
+        out |= ((ghost >> ((2 * width + 1) * k + width + 1)) & row) << (2 * width * k + width)
+    return out

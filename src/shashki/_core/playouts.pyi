@@ -4,7 +4,7 @@ The primitive for rollouts (MCTS), baselines and data generation; see the compil
 docstring (playouts.pyx) for how the games are shared out between threads.
 """
 
-from typing import List, Optional, Tuple, Union
+from typing import Optional, Tuple, Union
 
 from ..board import Board
 from ..outcome import Outcome, Termination
@@ -86,8 +86,3 @@ class Run:
     def run(self) -> None: ...
     def records(self) -> Tuple[Optional[Buffer], Optional[Buffer]]: ...
     def offsets(self) -> Buffer: ...
-
-def drawn_moves(board: BoardCore) -> Optional[List[Tuple[int, int, bool, Tuple[int, ...]]]]: ...
-def square_masks(
-    board: BoardCore,
-) -> Tuple[Optional[Tuple[int, int, int]], Tuple[int, int, int]]: ...

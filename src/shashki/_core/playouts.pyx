@@ -244,21 +244,6 @@ def _jobs(jobs):
 cdef bint PEXT = fast_pdep()
 
 
-cdef inline u64 squares_by_rows(u64 ghost, int width, int rows, int files) noexcept nogil:
-    # a kernel's mask as a square mask: on a dark-square board each pair of rows is
-    # 2 * width + 1 bits, the ghost bit after the first row of the pair; a full board's word
-    # is its squares
-    cdef u64 out = 0
-    cdef u64 row = ((<u64>1) << width) - 1
-    cdef int k
-    if width == files:
-        return ghost
-    for k in range(rows // 2):
-        out |= ((ghost >> ((2 * width + 1) * k)) & row) << (2 * width * k)
-        out |= ((ghost >> ((2 * width + 1) * k + width + 1)) & row) << (2 * width * k + width)
-    return out
-
-
 cdef inline u64 squares_of(const Config *cf, u64 ghost) noexcept nogil:
     # the squares are the board's bits in order: one PEXT where it is fast
     if PEXT:
@@ -478,47 +463,3 @@ cdef class Run:
         for i in range(n):
             o[i + 1] = o[i] + lengths[i]
         return out
-
-
-def drawn_moves(BoardCore board):
-    """Every move the playouts can draw in the board's position without listing them, as
-    (origin, destination, promotion, captured squares) in the order of their index, or None
-    when they list the moves (a capture other than one man's single jump).  For the tests:
-    they must be the legal moves.  Move i is drawn by the random number that picks it."""
-    cdef Run run = Run(board, 0, 0, 1, 0, True, False, False, False)
-    cdef KMove m
-    cdef int i, n
-    cdef u64 high, cap
-    cdef Kernel k = board.kernel
-    memset(&m, 0, sizeof(m))
-    n = run.cf.ops.pick(&board.pos, 0, &m)
-    if n < 0:
-        return None
-    out = []
-    for i in range(n):
-        # the smallest high half that random_below scales to i
-        high = ((<u64>i << 32) + <u64>n - 1) // <u64>n
-        if run.cf.ops.pick(&board.pos, high << 32, &m) != n:
-            raise AssertionError("pick counted the moves differently")
-        captured = []
-        cap = m.captured
-        while cap:
-            captured.append(k.square[ctz(cap)])
-            cap &= cap - 1
-        out.append((k.square[m.frm], k.square[m.to], bool(m.promote), tuple(captured)))
-    return out
-
-
-def square_masks(BoardCore board):
-    """The board's white, black and king masks as the records write them, both ways: by PEXT
-    (None where the processor does not have it fast) and by rows.  For the tests: the same."""
-    cdef u64 masks[3]
-    cdef int i
-    masks[0] = board.pos.pieces[WHITE]
-    masks[1] = board.pos.pieces[BLACK]
-    masks[2] = board.pos.kings
-    by_rows = tuple([squares_by_rows(masks[i], board.ops.width, board.ops.rows, board.ops.files)
-                     for i in range(3)])
-    if not PEXT:
-        return None, by_rows
-    return tuple([pext(masks[i], board.ops.board) for i in range(3)]), by_rows

@@ -26,6 +26,7 @@ from .position cimport Kernel, PositionBase, Position, new_position
 from .board cimport BoardCore
 from .draws cimport DrawRules, DrawState, draws_after, draw_rule
 from .game cimport Game
+from .keys cimport init_keys, zobrist, child_key
 from .enums cimport T_NONE, MAXPLY, O_EGDB, O_FADE, O_LMR, O_PROBCUT, NOPTIONS
 from .egdb cimport Egdb, egdb_probe, EG_MAXD
 
@@ -66,80 +67,7 @@ cdef enum:
     UPPER = 2
 
 
-# --- Zobrist keys: one per (colour, man/king, bit), and one for Black to move ----------------------
-
-cdef u64 ZOBRIST[2][2][64]
-cdef u64 ZSIDE
-
-
-cdef u64 splitmix64(u64 *state) noexcept nogil:
-    # a fixed seed: keys are the same in every process
-    state[0] += 0x9E3779B97F4A7C15ULL
-    cdef u64 z = state[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
-cdef void init_zobrist() noexcept nogil:
-    global ZSIDE
-    cdef u64 state = 0x53484153484B4921ULL
-    cdef int c, k, s
-    for c in range(2):
-        for k in range(2):
-            for s in range(64):
-                ZOBRIST[c][k][s] = splitmix64(&state)
-    ZSIDE = splitmix64(&state)
-
-
-init_zobrist()
-
-
-cdef u64 zobrist(const Pos *p) noexcept nogil:
-    cdef u64 key = ZSIDE if p.turn else 0
-    cdef u64 b
-    cdef int c, s
-    for c in range(2):
-        b = p.pieces[c]
-        while b:
-            s = ctz(b)
-            b &= b - 1
-            key ^= ZOBRIST[c][(p.kings >> s) & 1][s]
-    return key ^ run_key(p.run)
-
-
-cdef inline u64 run_key(uint32_t run) noexcept nogil:
-    # the kings' runs (frisian; 0 in the other games, whose keys they leave alone): a mix of
-    # the two bytes, so that positions that differ only by them differ in the table and in the
-    # repetition test
-    cdef u64 h
-    if not (run & 0xFFFF):
-        return 0
-    h = (<u64>(run & 0xFFFF)) * 0x9E3779B97F4A7C15ULL
-    return h ^ (h >> 29) ^ 0x2545F4914F6CDD1DULL
-
-
-cdef u64 key_after(u64 key, const Pos *p, const Move *m) noexcept nogil:
-    cdef int us = p.turn
-    cdef int them = us ^ 1
-    cdef int was_king = (p.kings >> m.frm) & 1
-    cdef u64 cap = m.captured
-    cdef int s
-    key ^= ZOBRIST[us][was_king][m.frm] ^ ZOBRIST[us][was_king | m.promote][m.to] ^ ZSIDE
-    while cap:
-        s = ctz(cap)
-        cap &= cap - 1
-        key ^= ZOBRIST[them][(p.kings >> s) & 1][s]
-    return key
-
-
-cdef inline u64 child_key(u64 key, const Pos *p, const Move *m,
-                          const Pos *child) noexcept nogil:
-    # the key after m, the kings' runs included
-    key = key_after(key, p, m)
-    if p.run:       # (RUN_ON in every position of a game that counts its kings' runs)
-        key ^= run_key(p.run) ^ run_key(child.run)
-    return key
+init_keys()         # (this module's copy of the keys' table: keys.pxd)
 
 
 ctypedef struct TTEntry:
@@ -663,23 +591,3 @@ def now_seconds():
 WIN_SCORE = WIN
 #: beyond this a score (not a forced win) is an endgame database's win
 EGDB_BOUND = BOUND
-
-
-def child_keys_agree(PositionBase board not None):
-    """For the tests: whether the key the search gives each child of the board's position
-    (updated from its parent's, the kings' runs included) is the key of the child itself."""
-    cdef MoveList ml
-    cdef Pos child
-    cdef const KernelOps *ops = board.kernel.ops
-    cdef u64 key = zobrist(&board.pos)
-    cdef int i
-    list_init(&ml, NULL)
-    ops.moves(&board.pos, &ml)
-    try:
-        for i in range(ml.n):
-            make_move(&child, &board.pos, &ml.moves[i])
-            if child_key(key, &board.pos, &ml.moves[i], &child) != zobrist(&child):
-                return False
-        return True
-    finally:
-        list_free(&ml)
