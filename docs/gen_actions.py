@@ -138,6 +138,8 @@ without the GIL, in `jobs` threads, under the game's full rules (draw rules incl
 C code as `Board.outcome`).  It returns their results (+1 White won, -1 Black won, 0 drawn),
 lengths and terminations, and with `positions=True` / `actions=True` every ply's position and
 action.  Game i depends only on the seed and i, so a seed gives the same games for any `jobs`.
+The games start from a game's start (its name, a `Variant` or a `shashki.Game`), from a
+`Position`, or from a `Board`, whose history and draw counters then count across the start.
 
     >>> games = shashki.playouts("english", 1000, seed=1, jobs=2, actions=True)
     >>> len(games), games.actions.format, games.plies == len(games.actions)

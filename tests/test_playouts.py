@@ -207,3 +207,27 @@ def test_more_games_than_the_memory_holds_is_a_playouts_error(n):
     # issue 20.9: a bare MemoryError (and no word of what to do)
     with pytest.raises(PlayoutsError, match="memory.*in batches"):
         shashki.playouts("russian", n, seed=1)
+
+
+@pytest.mark.parametrize("variant", ["russian", "english", "international", "frisian"])
+def test_a_game_or_a_position_starts_the_same_games_as_a_board(variant):
+    # a Game, its name and a Position need no Board to carry the rules: the same games as from
+    # a Board of the same position with no history
+    game = shashki.Game.of(variant)
+    board = game.board()
+    board.push(next(iter(board.legal_moves)))
+    position = board.position
+    fresh = shashki.Board(variant, position.fen())
+
+    def key(p):
+        return (p.results.tolist(), p.lengths.tolist(), p.terminations.tolist())
+    from_name = key(shashki.playouts(variant, 40, seed=9))
+    assert key(shashki.playouts(game, 40, seed=9)) == from_name
+    assert key(shashki.playouts(game.board(), 40, seed=9)) == from_name
+    assert key(shashki.playouts(position, 40, seed=9)) == \
+        key(shashki.playouts(fresh, 40, seed=9))
+    start = game.position()
+    over = shashki.Position.from_masks(variant, 0, start.black, 0, shashki.WHITE)
+    ended = shashki.playouts(over, 3, seed=1)
+    assert ended.lengths.tolist() == [0, 0, 0] and \
+        ended.outcome(0) == game.outcome(over)

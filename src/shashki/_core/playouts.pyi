@@ -10,8 +10,8 @@ from ..board import Board
 from ..outcome import Outcome, Termination
 from ..variants import Variant
 from .arrays import Buffer
-from .board import BoardCore
-from .position import Position
+from .game import Game
+from .position import Position, PositionBase
 
 __all__ = ["Playouts", "playouts"]
 
@@ -53,14 +53,15 @@ class Playouts:
     def __eq__(self, other: object, /) -> bool: ...
     __hash__ = None  # type: ignore[assignment]
 
-def playouts(variant: Union[str, Variant, Board], n: int, *, seed: Optional[int] = None,
+def playouts(variant: Union[str, Variant, Game, Position, Board], n: int, *, seed: Optional[int] = None,
              jobs: Optional[int] = 1, max_plies: Optional[int] = None, claim_draw: bool = True,
              positions: bool = False, actions: bool = False,
              perspective: bool = False) -> Playouts:
     """Play `n` random games to their end in C and return them (a Playouts).
 
-    `variant`: a game (its start position) or a Board (its position, draw counters and
-    history, so repetitions count across the start).  `seed`: an int for the same games every
+    `variant`: where the games start: a game's name, Variant or Game (its start position), a
+    Position (from there), or a Board (its position, draw counters and history, so
+    repetitions count across the start).  `seed`: an int for the same games every
     time (None: a fresh seed); game i depends only on the seed and i, not on `jobs`, the
     number of threads (None: every core).  `claim_draw` (default): the draws a player may
     claim (english) are claimed at once, as by Board.outcome(claim_draw=True), so that every
@@ -79,8 +80,8 @@ class Run:
     def lengths(self) -> Buffer: ...
     @property
     def terminations(self) -> Buffer: ...
-    def __init__(self, board: BoardCore, n: int, seed: int, jobs: int, max_plies: int,
-                 claim_draw: bool, perspective: bool, positions: bool,
+    def __init__(self, game: Game, start: PositionBase, n: int, seed: int, jobs: int,
+                 max_plies: int, claim_draw: bool, perspective: bool, positions: bool,
                  actions: bool) -> None: ...
     def run_chunk(self, c: int) -> None: ...
     def run(self) -> None: ...

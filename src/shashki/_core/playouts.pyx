@@ -27,10 +27,10 @@ from libc.string cimport memcpy, memset
 
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList, ctz, color_value,
                       pext, fast_pdep, list_init, list_free)
-from .position cimport Kernel, Position, new_position
+from .position cimport Kernel, PositionBase, Position, new_position
 from .board cimport BoardCore
 from .game cimport Game
-from .draws cimport history_free
+from .draws cimport draws_start, history_free
 from .actions cimport move_actions
 from .arrays cimport Buffer, new_buffer, adopt_buffer
 from .arrays import from_bytes
@@ -40,7 +40,6 @@ import os
 import struct
 import threading
 
-from ..board import Board
 from ..colors import BLACK as _BLACK, WHITE as _WHITE
 from ..errors import ActionSpaceError, PlayoutsError
 from ..limits import as_int, physical_memory_mb
@@ -150,8 +149,9 @@ def playouts(variant, n, *, seed=None, jobs=1, max_plies=None, bint claim_draw=T
              positions=False, actions=False, perspective=False):
     """Play `n` random games to their end in C and return them (a Playouts).
 
-    `variant`: a game (its start position) or a Board (its position, draw counters and
-    history, so repetitions count across the start).  `seed`: an int for the same games every
+    `variant`: where the games start: a game's name, Variant or Game (its start position), a
+    Position (from there), or a Board (its position, draw counters and history, so
+    repetitions count across the start).  `seed`: an int for the same games every
     time (None: a fresh seed); game i depends only on the seed and i, not on `jobs`, the
     number of threads (None: every core).  `claim_draw` (default): the draws a player may
     claim (english) are claimed at once, as by Board.outcome(claim_draw=True), so that every
@@ -163,7 +163,17 @@ def playouts(variant, n, *, seed=None, jobs=1, max_plies=None, bint claim_draw=T
     before any game is played when their results alone would not fit (GAME_BYTES a game),
     and when an allocation fails.
     """
-    board = variant if isinstance(variant, Board) else Board(get_variant(variant))
+    cdef Game game
+    cdef PositionBase start
+    if isinstance(variant, BoardCore):
+        start = variant
+        game = start.game
+    elif isinstance(variant, Position):
+        start = variant
+        game = start.game
+    else:
+        game = variant if isinstance(variant, Game) else Game.of(get_variant(variant))
+        start = game.position()
     count = as_int(n)
     if count is None or count < 0:
         raise PlayoutsError(f"n must be a whole number of games >= 0, not {n!r}")
@@ -172,40 +182,41 @@ def playouts(variant, n, *, seed=None, jobs=1, max_plies=None, bint claim_draw=T
     if limit is None or limit < 0 or (max_plies is not None and limit == 0):
         raise PlayoutsError(f"max_plies must be a whole number >= 1 or None, not {max_plies!r}")
     if seed is None:
-        start = int.from_bytes(os.urandom(8), "little")
+        seed_value = int.from_bytes(os.urandom(8), "little")
     else:
         given = as_int(seed)
         if given is None:
             raise PlayoutsError(f"seed must be an int or None, not {seed!r}")
-        start = given % (1 << 64)
+        seed_value = given % (1 << 64)
     for name, flag in (("claim_draw", claim_draw), ("positions", positions),
                        ("actions", actions), ("perspective", perspective)):
         if not isinstance(flag, bool):
             raise PlayoutsError(f"{name} must be True or False, not {flag!r}")
     _check_memory(count)
-    over = board.outcome(claim_draw=claim_draw)
+    over = variant.outcome(claim_draw=claim_draw) if isinstance(variant, BoardCore) else \
+        game.outcome(start, claim_draw=claim_draw)
     if over is not None:
-        return _finished(board, count, over, positions, actions)
+        return _finished(game, count, over, positions, actions)
     try:
-        run = Run(board, count, start, max(1, min(threads, count)), limit, claim_draw,
-                  perspective, positions, actions)
+        run = Run(game, start, count, seed_value, max(1, min(threads, count)), limit,
+                  claim_draw, perspective, positions, actions)
         run.run()
     except MemoryError:
         raise PlayoutsError(f"out of memory playing {count:,} games"
                             + (" and recording their plies" if positions or actions else "")
                             + "; play them in batches of fewer games") from None
     recorded_positions, recorded_actions = run.records()
-    return Playouts(board.variant, board.fmjd_draw_rules, run.results, run.lengths,
+    return Playouts(game.variant, game.fmjd_draw_rules, run.results, run.lengths,
                     run.terminations, run.offsets(), recorded_positions, recorded_actions)
 
 
-def _finished(board, count, over, positions, actions):
-    """`count` games of no ply from `board`, whose game is over: each ends as
-    Board.outcome says (a set-up position may show an end that no move made, which the C
-    rules, asked after each move, do not look for)."""
+def _finished(game, count, over, positions, actions):
+    """`count` games of no ply from a start whose game is over: each ends as its outcome
+    says (a set-up position may show an end that no move made, which the C rules, asked after
+    each move, do not look for)."""
     result = 0 if over.winner is None else 1 if over.winner == _WHITE else -1
     code = TERMINATION_CODES[over.termination.value]
-    return Playouts(board.variant, board.fmjd_draw_rules,
+    return Playouts(game.variant, game.fmjd_draw_rules,
                     from_bytes("b", (count,), struct.pack("b", result) * count),
                     from_bytes("i", (count,), bytes(4 * count)),
                     from_bytes("B", (count,), bytes([code]) * count),
@@ -323,23 +334,26 @@ cdef class Run:
             free(self.chunks)
         free(self.prefix)
 
-    def __init__(self, BoardCore board, int64_t n, u64 seed, int jobs, int64_t max_plies,
-                 bint claim_draw, bint perspective, bint positions, bint actions):
-        # (the quiet moves drawn here are those of flying or stepping kings: the record says
-        # which)
-        # the rules from the board's Game; the start, with its history, from the board
-        cdef Game game = board.game
+    def __init__(self, Game game not None, PositionBase start not None, int64_t n, u64 seed,
+                 int jobs, int64_t max_plies, bint claim_draw, bint perspective, bint positions,
+                 bint actions):
+        # the rules from the Game; the start from a Position, or from a Board with its draw
+        # counters and history
         cdef Kernel k = game.kernel
-        cdef int c, i, keep
+        cdef BoardCore board = start if isinstance(start, BoardCore) else None
+        cdef int c, i, keep = 0
         cdef Config *cf = &self.cf
         cf.ops = k.ops
         cf.step = game.step_rules(claim_draw)
 
         cf.reversed_goal = game.reversed_goal
-        cf.start = board.pos
-        cf.start_draws = board.state.draws
-        # the rules look back halfmove + 1 plies at most
-        keep = min(board.state.hist.n, board.state.draws.halfmove + 1)
+        cf.start = start.pos
+        if board is None:
+            draws_start(&cf.start_draws, &cf.start, &game.draw_rules)
+        else:
+            cf.start_draws = board.state.draws
+            # the rules look back halfmove + 1 plies at most
+            keep = min(board.state.hist.n, board.state.draws.halfmove + 1)
         self.prefix = <Pos *>malloc((keep if keep else 1) * sizeof(Pos))
         if self.prefix == NULL:
             raise MemoryError()
