@@ -647,10 +647,15 @@ cdef inline u64 count_moves(Side *s, u64 w, u64 b, u64 k, bint unique,
     is counted by count_captures.  Sets *overflow if the captures of 3 pieces or more were too
     many to tell apart."""
     cdef u64 own = own_of(s, w, b)
+    return count_reply(s, w, b, k, own & ~k, own & k, K_BOARD & ~(w | b), unique, overflow)
+
+
+cdef inline u64 count_reply(Side *s, u64 w, u64 b, u64 k, u64 men, u64 kings, u64 empty,
+                            bint unique, int *overflow) noexcept nogil:
+    """count_moves, given the men, kings and empty squares of the position: perft's last ply
+    passes them in, since a quiet move of the other side changes only the empty squares
+    (kernel_perft.pxi quiet_men_children)."""
     cdef u64 enemy = enemy_of(s, w, b)
-    cdef u64 men = own & ~k
-    cdef u64 kings = own & k
-    cdef u64 empty = K_BOARD & ~(w | b)
     cdef u64 jumpable = enemy if K_MEN_TAKE_KINGS else enemy & ~k
     cdef u64 cand = man_jumpers(s, men, jumpable, empty)
     cdef u64 going_on[4]

@@ -12,8 +12,22 @@ cdef inline u64 child_count(Side *s, u64 w, u64 b, u64 k, bint unique,
             else count_moves(<White *>NULL, w, b, k, unique, overflow))
 
 
+cdef inline u64 reply_count(Side *s, u64 w, u64 b, u64 k, u64 their_men, u64 their_kings,
+                            u64 empty, bint unique, int *overflow) noexcept nogil:
+    # the count one ply further down after a quiet move of the side `s`, the other side's men
+    # and kings (which a quiet move leaves alone) and the new empty squares given
+    return (count_reply(<Black *>NULL, w, b, k, their_men, their_kings, empty, unique, overflow)
+            if Side is White else
+            count_reply(<White *>NULL, w, b, k, their_men, their_kings, empty, unique, overflow))
+
+
 cdef inline u64 quiet_men_children(Side *s, u64 w, u64 b, u64 k, u64 men, u64 empty, int d,
                                    bint unique, int *overflow) noexcept nogil:
+    # the other side's men and kings, and the empty squares, are the same for every child but
+    # for the two squares the move changes: worked out once, not again for each child
+    cdef u64 theirs = enemy_of(s, w, b)
+    cdef u64 their_men = theirs & ~k
+    cdef u64 their_kings = theirs & k
     cdef u64 targets, t, ft
     cdef u64 total = 0
     if not forward(s, d):
@@ -24,21 +38,28 @@ cdef inline u64 quiet_men_children(Side *s, u64 w, u64 b, u64 k, u64 men, u64 em
         targets ^= t
         ft = t | sh(t, 3 - d)
         if Side is White:
-            total += child_count(s, w ^ ft, b, k | (t & K_ROW_TOP), unique, overflow)
+            total += reply_count(s, w ^ ft, b, k | (t & K_ROW_TOP), their_men, their_kings,
+                                 empty ^ ft, unique, overflow)
         else:
-            total += child_count(s, w, b ^ ft, k | (t & K_ROW_BOTTOM), unique, overflow)
+            total += reply_count(s, w, b ^ ft, k | (t & K_ROW_BOTTOM), their_men, their_kings,
+                                 empty ^ ft, unique, overflow)
     return total
 
 
 cdef inline u64 quiet_king_children(Side *s, u64 w, u64 b, u64 k, u64 king, u64 empty, int d,
                                     bint unique, int *overflow) noexcept nogil:
+    cdef u64 theirs = enemy_of(s, w, b)
+    cdef u64 their_men = theirs & ~k
+    cdef u64 their_kings = theirs & k
     cdef u64 t = sh(king, d) & empty
     cdef u64 total = 0
     while t:
         if Side is White:
-            total += child_count(s, w ^ king ^ t, b, k ^ king ^ t, unique, overflow)
+            total += reply_count(s, w ^ king ^ t, b, k ^ king ^ t, their_men, their_kings,
+                                 empty ^ king ^ t, unique, overflow)
         else:
-            total += child_count(s, w, b ^ king ^ t, k ^ king ^ t, unique, overflow)
+            total += reply_count(s, w, b ^ king ^ t, k ^ king ^ t, their_men, their_kings,
+                                 empty ^ king ^ t, unique, overflow)
         if not K_FLYING:
             break
         t = sh(t, d) & empty
