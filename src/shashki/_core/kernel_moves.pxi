@@ -69,7 +69,6 @@ cdef inline void finish(Mode *m, Ctx *c, u64 to, u64 cap, int n, bint king) noex
     there (it was one, or it is crowned by this move)."""
     cdef u64 key = prec_key(c, n)
     cdef MoveList *ml = c.ml
-    cdef Move *mv
     cdef int t = ctz(to)
     cdef int f = ctz(c.frm)
     if not prec_free():
@@ -88,18 +87,27 @@ cdef inline void finish(Mode *m, Ctx *c, u64 to, u64 cap, int n, bint king) noex
         if not new_order(c, f, t, cap):
             return
     if Mode is Counting:
-        if n >= 3 and c.unique:
-            if seen(ml, f, t, cap):
-                return
-            if not list_full(ml, False):
-                mv = &ml.moves[ml.n]
-                ml.n += 1
-                mv.captured = cap
-                mv.frm = <uint8_t>f
-                mv.to = <uint8_t>t
+        if n >= 3 and c.unique and not count_once(ml, f, t, cap):
+            return
         c.count += 1
     else:
         add_capture(m, c, ml, f, t, to, cap, n, king)
+
+
+cdef bint count_once(MoveList *ml, int f, int t, u64 cap) noexcept nogil:
+    """Counting unique moves: False if a capture of 3 pieces or more (`cap`, from f to t) was
+    counted already, in another order; else it is listed, to be found next time.  Out of line:
+    rare, and kept out of the capture search's inlined code."""
+    cdef Move *mv
+    if seen(ml, f, t, cap):
+        return False
+    if not list_full(ml, False):
+        mv = &ml.moves[ml.n]
+        ml.n += 1
+        mv.captured = cap
+        mv.frm = <uint8_t>f
+        mv.to = <uint8_t>t
+    return True
 
 
 cdef inline bint new_order(Ctx *c, int f, int t, u64 cap) noexcept nogil:
