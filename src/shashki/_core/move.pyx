@@ -393,7 +393,7 @@ cdef int table_generate(MoveTable *t, const KernelOps *ops, const Pos *p) except
     return 0
 
 
-cdef int table_fill(MoveTable *t, const MoveList *ml) except -1:
+cdef inline int table_fill(MoveTable *t, const MoveList *ml) except -1:
     """`t` made the table of the moves and routes of `ml`."""
     global STAMPS
     cdef int i, j
