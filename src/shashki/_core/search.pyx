@@ -17,7 +17,7 @@
 
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.string cimport memset
-from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t
+from libc.stdint cimport int8_t, int32_t, uint8_t
 from libc.stdlib cimport abs, malloc, free
 
 from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move, MoveList, KernelOps, make_move, step_dir,

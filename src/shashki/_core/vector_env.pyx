@@ -31,7 +31,7 @@ from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList,
                       make_move, random_below, prefetch, list_init, list_free, list_drop)
 from .game cimport Game
 from .position cimport Kernel, Position, color_of
-from .draws cimport (DrawRules, DrawState, GameState, StepRules, draws_start, state_after,
+from .draws cimport (DrawState, GameState, StepRules, draws_start, state_after,
                      history_reserve, history_free, step_end, occurrences, winner_of)
 from .enums cimport T_NONE, T_NO_MOVES, T_KING_CROWNED
 from .actions cimport move_actions, sort_actions, position_planes, history_values, fraction, fill
