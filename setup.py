@@ -198,7 +198,7 @@ def write_enums():
 
 def write_kernels():
     """Write the kernel modules (only those whose text changed, so rebuilds stay incremental);
-    returns their names."""
+    returns (name, constants) of each."""
     variants = load_module("variants")
     kernels = variants.kernels()
     users = {}
@@ -213,7 +213,7 @@ def write_kernels():
                 f'cdef extern from *:\n    """\n{defines}\n    """\n\n'
                 f'include "shashki/_core/kernel.pxi"\n')
         write_if_changed(os.path.join(GENERATED_CORE, "kernels", f"{name}.pyx"), text)
-    return sorted(kernels)
+    return sorted(kernels.items())
 
 
 class build_ext(_build_ext):
@@ -226,14 +226,23 @@ class build_ext(_build_ext):
     # call per leaf of perft (callgrind: russian 40.5 -> 36.5 instructions per leaf, brazilian
     # 41.7 -> 34.8, english 28.3 -> 26.4; 1.1x -> 1.25x the native yardstick).
     GCC_KERNEL_ARGS = ["--param", "max-inline-insns-single=1000",
-                       "--param", "large-function-growth=1000",
-                       "--param", "inline-unit-growth=200"]
+                       "--param", "large-function-growth=1000"]
+
+    @staticmethod
+    def unit_growth(orthogonal):
+        # The growth a kernel's C file may take from inlining.  Frisian's capture search tries
+        # eight directions where the others try four: at 200% its men's legs stopped inlining
+        # the end of a capture (perft 7 of frisian, callgrind: 76.1M kernel instructions at
+        # 200, 63.1M at 400); the four-direction kernels lose at 400 (italian 8 +3.6%,
+        # brazilian 8 +2.6%, international 6 +2.3%).
+        return ["--param", f"inline-unit-growth={400 if orthogonal else 200}"]
 
     def build_extensions(self):
         if "SHASHKI_CFLAGS" not in os.environ and self._compiler_is_gcc():
             for ext in self.extensions:
                 if getattr(ext, "tuned", False):
-                    ext.extra_compile_args = ext.extra_compile_args + self.GCC_KERNEL_ARGS
+                    ext.extra_compile_args = (ext.extra_compile_args + self.GCC_KERNEL_ARGS
+                                              + self.unit_growth(ext.orthogonal))
         super().build_extensions()
 
     def _compiler_is_gcc(self):
@@ -295,13 +304,14 @@ extensions = [
     for name in ("position", "move", "game", "board", "perft", "egdb", "egdb_build", "search",
                  "arrays", "actions", "playouts", "vector_env", "cpu", "_testing")
 ]
-for kernel in write_kernels():
+for kernel, constants in write_kernels():
     source = f"{GENERATED_CORE}/kernels/{kernel}.pyx".replace(os.sep, "/")
     for package, flags in kernel_flavours():
         name = ".".join(filter(None, ("shashki._core.kernels", package, kernel)))
         ext = core_extension(name, source, flags)
         # the kernels' inlining limits for the build that CPUs run (the only one off x86-64)
         ext.tuned = bool(package) or len(kernel_flavours()) == 1
+        ext.orthogonal = bool(constants["K_ORTHO"])
         if package:
             ext.flavour_of = f"shashki._core.kernels.{kernel}"
         extensions.append(ext)
