@@ -102,7 +102,7 @@ def kernel_flavours():
     if "SHASHKI_CFLAGS" in os.environ or not targets_x86_64():
         return [("", [])]
     if sys.platform == "win32":
-        # MSVC: /arch:AVX implies POPCNT, which kernel.pxd's __popcnt64 then uses
+        # MSVC: /arch:AVX implies POPCNT, which bits.pxd's __popcnt64 then uses
         return [("", []), ("x86_64_v2", ["/arch:AVX"])]
     return X86_FLAVOURS
 

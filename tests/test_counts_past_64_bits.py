@@ -1,6 +1,6 @@
 """Counts past 2^64 (issue 43.1): the english tree has more leaves than 2^64 at depth 29, so
 no count may wrap.  The kernels' sums are 64-bit and checked where a subtree is deep enough
-to pass 2^64 (kernel.pxd add_count, WRAP_DEPTH); such a count is made again as a sum over the
+to pass 2^64 (perft_table.pxd add_count, WRAP_DEPTH); such a count is made again as a sum over the
 moves in Python's integers (Position.count_by_moves); the runner's sums, its checkpoint and
 `--json` are Python's integers throughout."""
 

@@ -184,7 +184,7 @@ def test_the_core_runs_on_an_x86_64_cpu_without_popcnt():
 
 
 # a search the old build ended with SIGILL under qemu64: GCC ran the guarded POPCNT of
-# kernel.pxd's shashki_popcount ahead of its guard (a plain asm is a pure expression to it)
+# bits.pxd's shashki_popcount ahead of its guard (a plain asm is a pure expression to it)
 SEARCH = ("import shashki; from shashki.engine import Engine; "
           "fen = 'W:Wa1,b2,d2,f2,b4,d4:Bh2,g3,g5,b6,d6,h6,e7,g7,b8,f8,h8'; "
           "print(Engine('russian', 8, egdb=False).search(shashki.Board('russian', fen=fen), "

@@ -5,8 +5,8 @@
 compiled with the core).  No user calls these; their names and results may change at will."""
 
 from libc.string cimport memset
-from .kernel cimport (u64, WHITE, BLACK, Pos, Move, MoveList, KernelOps, ctz, make_move, pext,
-                      fast_pdep, list_init, list_free)
+from .bits cimport u64, ctz, pext, fast_pdep
+from .kernel cimport WHITE, BLACK, Pos, Move, MoveList, KernelOps, make_move, list_init, list_free
 from .position cimport Kernel, PositionBase
 from .board cimport BoardCore
 from .playouts cimport squares_by_rows

@@ -28,8 +28,9 @@ moves are generated.
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.stdint cimport int32_t, uint8_t
 from libc.string cimport memset
-from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList, KernelOps, ctz,
-                      popcount, list_init, list_free, list_drop)
+from .bits cimport u64, ctz, popcount
+from .kernel cimport (WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList, KernelOps, list_init,
+                      list_free, list_drop)
 from .move cimport Move
 from .position cimport Kernel, PositionBase
 from .board cimport BoardCore

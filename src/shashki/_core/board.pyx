@@ -15,7 +15,8 @@ cimport cython
 from cpython.mem cimport PyMem_RawMalloc, PyMem_RawRealloc, PyMem_RawFree
 from libc.stdint cimport uint8_t, int64_t
 from libc.string cimport memcpy, memset
-from .kernel cimport u64, WHITE, BLACK, RUN_ON, Pos, Move as KMove, KernelOps, make_move, same_pos
+from .bits cimport u64
+from .kernel cimport WHITE, BLACK, RUN_ON, Pos, Move as KMove, KernelOps, make_move, same_pos
 from .move cimport Move, Notation, MoveTable, table_move
 from .position cimport Kernel, PositionBase, Position, new_position
 from .game cimport Game, game_of

@@ -5,7 +5,8 @@
 # plies.  A rule book's limit "by the stronger side's Nth move" counts that side's moves only.
 
 from cpython.mem cimport PyMem_RawRealloc, PyMem_RawFree
-from .kernel cimport u64, Pos, Move, MoveList, popcount, make_move, same_pos, list_drop
+from .bits cimport u64, popcount
+from .kernel cimport Pos, Move, MoveList, make_move, same_pos, list_drop
 from .enums cimport (T_NONE, T_NO_MOVES, T_THREEFOLD_REPETITION, T_KINGS_ONLY_MOVES,
                      T_NO_PROGRESS, T_KINGS_VS_LONE_KING, T_BALANCE_UNCHANGED,
                      T_LONE_KING_ON_MAIN_ROAD, T_FEW_PIECES_VS_LONE_KING,

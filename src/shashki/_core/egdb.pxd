@@ -3,7 +3,8 @@
 # cimports Egdb and egdb_probe.
 
 from libc.stdint cimport uint8_t, int64_t
-from .kernel cimport u64, WHITE, BLACK, Pos, KernelOps, popcount, ctz, scatter
+from .bits cimport u64, popcount, ctz, scatter
+from .kernel cimport WHITE, BLACK, Pos, KernelOps
 from .draws cimport DrawRules, DrawState
 
 cdef enum:

@@ -32,7 +32,8 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.string cimport memset
 from libc.stdint cimport uint8_t, int64_t
 
-from .kernel cimport u64, WHITE, BLACK, Pos, KernelOps, popcount
+from .bits cimport u64, popcount
+from .kernel cimport WHITE, BLACK, Pos, KernelOps
 from .position cimport Kernel
 from .board cimport BoardCore
 from .game cimport Game

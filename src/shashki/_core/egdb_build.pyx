@@ -17,8 +17,9 @@ from libc.string cimport memset
 from libc.stdlib cimport malloc, free
 from libc.stdint cimport uint8_t, uint32_t, int64_t
 
-from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move, MoveList, KernelOps,
-                      make_move, popcount, ctz, step_dir, list_init)
+from .bits cimport u64, popcount, ctz
+from .kernel cimport (WHITE, BLACK, MAXMOVES, Pos, Move, MoveList, KernelOps, make_move, step_dir,
+                      list_init)
 from .draws cimport DrawState, configurations
 from .egdb cimport *
 

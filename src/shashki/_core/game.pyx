@@ -12,7 +12,8 @@ action space and the observation planes are the C's, named here once)."""
 
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.string cimport memset
-from .kernel cimport u64, Pos, Move as KMove, make_move, same_pos
+from .bits cimport u64
+from .kernel cimport Pos, Move as KMove, make_move, same_pos
 from .spaces cimport PLANES, action_size
 from .draws cimport (DrawRules, DrawState, StepRules, draws_start, draws_after, game_end,
                      winner_of, repetition_ahead, step_rules_init)

@@ -1,5 +1,7 @@
-# The C types every kernel shares: bitboards, positions, moves, the perft table, and the table
-# of entry points a compiled kernel exports.
+# The interface of a compiled kernel: the position and move types it reads and writes, the
+# move list it fills, and the table of entry points (KernelOps) it exports.  Everything that
+# runs a game's rules - the Board, the search, the playouts, the learning surfaces, the
+# endgame tables - calls the kernels through these.
 #
 # Geometry (shashki/geometry.py is the one place that lays it out; setup.py writes its tables
 # into each kernel): a board's playable squares live in one 64-bit word.  On the dark-square
@@ -28,10 +30,10 @@
 # Nothing here depends on one game: a kernel (kernel.pxi) is compiled once per rules record,
 # with the record's rules and geometry as compile-time constants, and exports a KernelOps.
 
-from libc.stdint cimport uint64_t, uint32_t, uint8_t, int32_t
+from libc.stdint cimport uint32_t, uint8_t, int32_t
 from libc.stdlib cimport free
-
-ctypedef uint64_t u64
+from .bits cimport u64
+from .perft_table cimport PerftTable
 
 cdef enum:
     # the sides as the core numbers them (the index of Pos.pieces); shashki.Color has
@@ -214,26 +216,6 @@ cdef inline bint list_full(MoveList *ml, bint with_routes) noexcept nogil:
         not list_grow(ml, with_routes)
 
 
-# --- the perft table ---------------------------------------------------------------------------
-
-ctypedef struct PerftEntry:
-    # the whole position is the key (a 64-square board leaves no spare bit in its words), the
-    # depth and the side to move ride with the count: a count of 2**55 leaves or more is not
-    # kept (no perft within reach of a computer comes near)
-    u64 white
-    u64 black
-    u64 kings
-    u64 meta                # bits 0-54: the count; 55: Black to move; 56-63: depth (0: empty)
-
-ctypedef struct PerftBucket:
-    PerftEntry slot[2]      # 0: deepest entry kept; 1: always replaced.  One cache line.
-
-ctypedef struct PerftTable:
-    PerftBucket *buckets
-    char *locks             # one spinlock per bucket, or NULL: a table used by one thread
-    u64 mask
-
-
 # --- what a compiled kernel exports --------------------------------------------------------------
 
 ctypedef struct KernelOps:
@@ -297,158 +279,6 @@ cdef inline u64 step_dir(const KernelOps *k, u64 b, int d) noexcept nogil:
     return (b << s) if s > 0 else (b >> (-s))
 
 
-# --- helpers ------------------------------------------------------------------------------------
-
-cdef extern from *:
-    """
-    /* the bits of x counted without POPCNT (an x86-64 CPU before 2008 has none) */
-    static CYTHON_INLINE int shashki_soft_popcount(unsigned long long x) {
-        x = x - ((x >> 1) & 0x5555555555555555ULL);
-        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-        return (int)((x * 0x0101010101010101ULL) >> 56);
-    }
-    #if defined(_MSC_VER)
-    #include <intrin.h>
-    #if defined(__AVX__)
-    static __inline int shashki_popcount(unsigned __int64 x) { return (int)__popcnt64(x); }
-    #else
-    static int shashki_popcnt_flag = -1;
-    static __inline int shashki_popcount(unsigned __int64 x) {
-        if (shashki_popcnt_flag < 0) { int r[4]; __cpuid(r, 1); shashki_popcnt_flag = (r[2] >> 23) & 1; }
-        return shashki_popcnt_flag ? (int)__popcnt64(x) : shashki_soft_popcount(x);
-    }
-    #endif
-    #define shashki_prefetch(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
-    static __inline int shashki_ctz(unsigned __int64 x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
-    static __inline int shashki_msb(unsigned __int64 x) { unsigned long i; _BitScanReverse64(&i, x); return (int)i; }
-    static __inline void shashki_lock(volatile char *l) { while (_InterlockedExchange8(l, 1)) { } }
-    static __inline void shashki_unlock(volatile char *l) { _InterlockedExchange8(l, 0); }
-    #else
-    #if defined(__POPCNT__) || !defined(__x86_64__)
-    #define shashki_popcount(x) __builtin_popcountll(x)
-    #else
-    /* x86-64 without -mpopcnt (every module but the x86-64-v2 kernels, so that a wheel runs on
-       any x86-64 CPU): POPCNT where the CPU has it, read once when the module is loaded, else
-       the count in software; the branch always goes the same way.  The kernels, where the
-       count is hottest, have a POPCNT build of their own instead (shashki._core.cpu). */
-    static int shashki_has_popcnt;
-    __attribute__((constructor)) static void shashki_popcnt_init(void) {
-        __builtin_cpu_init();
-        shashki_has_popcnt = __builtin_cpu_supports("popcnt");
-    }
-    /* The asm statements here and below are volatile: GCC takes a plain asm for a pure
-       expression and may run it ahead of the branch that guards it (it did: the search's
-       if-converted popcounts ran POPCNT on a CPU without it, SIGILL under qemu64) */
-    static inline int shashki_popcount(unsigned long long x) {
-        if (__builtin_expect(shashki_has_popcnt, 1)) {
-            unsigned long long out;
-            __asm__ __volatile__("popcntq %1, %0" : "=r"(out) : "rm"(x));
-            return (int)out;
-        }
-        return shashki_soft_popcount(x);
-    }
-    #endif
-    #define shashki_prefetch(p) __builtin_prefetch((p))
-    #define shashki_ctz(x) __builtin_ctzll(x)
-    #define shashki_msb(x) (63 - __builtin_clzll(x))
-    static inline void shashki_lock(volatile char *l) {
-        while (__atomic_test_and_set((void *)l, __ATOMIC_ACQUIRE)) { }
-    }
-    static inline void shashki_unlock(volatile char *l) { __atomic_clear((void *)l, __ATOMIC_RELEASE); }
-    #endif
-    """
-    void prefetch "shashki_prefetch"(const void *p) noexcept nogil
-    int popcount "shashki_popcount"(u64 x) noexcept nogil
-    int ctz "shashki_ctz"(u64 x) noexcept nogil    # x must not be 0
-    int msb "shashki_msb"(u64 x) noexcept nogil    # the highest set bit; x must not be 0
-    void lock "shashki_lock"(volatile char *l) noexcept nogil
-    void unlock "shashki_unlock"(volatile char *l) noexcept nogil
-
-
-cdef extern from *:
-    """
-    /* The r-th set bit of a mask in one instruction, PDEP, on the x86-64 processors that have it
-       fast (Intel since Haswell, AMD since Zen 3; Zen 1 and 2 run it in microcode, slower than
-       the portable halving), chosen at run time.  Inline assembly, so that it inlines into
-       code compiled for any x86-64 (a function compiled for BMI2 alone would not). */
-    #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-    static inline unsigned long long shashki_pdep_bit(unsigned long long b, int r) {
-        unsigned long long out;
-        __asm__ __volatile__("pdepq %2, %1, %0" : "=r"(out) : "r"(1ULL << r), "rm"(b));
-        return out;
-    }
-    /* PEXT, the bits of b under mask packed down (run as fast as PDEP on the same processors) */
-    static inline unsigned long long shashki_pext(unsigned long long b, unsigned long long mask) {
-        unsigned long long out;
-        __asm__ __volatile__("pextq %2, %1, %0" : "=r"(out) : "r"(b), "rm"(mask));
-        return out;
-    }
-    static int shashki_fast_pdep(void) {
-        __builtin_cpu_init();
-        if (!__builtin_cpu_supports("bmi2")) return 0;
-        if (__builtin_cpu_is("amd") && (__builtin_cpu_is("znver1") || __builtin_cpu_is("znver2")))
-            return 0;
-        return 1;
-    }
-    #else
-    /* never called: fast_pdep() is 0.  Inline, as the x86 ones: a module that uses none of
-       them compiles without "defined but not used" (issue 44) */
-    static inline unsigned long long shashki_pdep_bit(unsigned long long b, int r) {
-        (void)r;
-        return b & (~b + 1);
-    }
-    static inline unsigned long long shashki_pext(unsigned long long b, unsigned long long mask) {
-        (void)mask;
-        return b;
-    }
-    static inline int shashki_fast_pdep(void) { return 0; }
-    #endif
-    """
-    u64 pdep_bit "shashki_pdep_bit"(u64 b, int r) noexcept nogil
-    u64 pext "shashki_pext"(u64 b, u64 mask) noexcept nogil    # only where fast_pdep()
-    bint fast_pdep "shashki_fast_pdep"() noexcept nogil
-
-
-cdef inline u64 scatter(u64 m, const int *to) noexcept nogil:
-    """Bit s of `m` moved to bit to[s], for each s: a mask from one numbering of the squares to
-    another (squares to ghost bits and back)."""
-    cdef u64 out = 0
-    cdef int s
-    while m:
-        s = ctz(m)
-        m &= m - 1
-        out |= (<u64>1) << to[s]
-    return out
-
-
-cdef inline u64 nth_bit(u64 b, int r, bint pdep) noexcept nogil:
-    # the r-th set bit of b (r < popcount(b)): by PDEP where it is fast, else by halving without a
-    # branch (r is random: a branch on it, or a loop of r steps, mispredicts about once a ply)
-    cdef int at = 0
-    cdef int c, half
-    cdef u64 take
-    if pdep:
-        return pdep_bit(b, r)
-    # halves of 32, 16, 8, 4, 2 bits (a loop of fixed count: the compiler unrolls it), then 1
-    half = 32
-    while half > 1:
-        c = popcount(b & (((<u64>1) << half) - 1))
-        take = -(<u64>(r >= c))
-        r -= c & <int>take
-        at += half & <int>take
-        b >>= half & <int>take
-        half >>= 1
-    at += <int>(r >= <int>(b & 1))
-    return (<u64>1) << at
-
-
-cdef inline int random_below(u64 rnd, int n) noexcept nogil:
-    # a uniform index below n (n <= 512) from a 64-bit random number: its high 32 bits scaled,
-    # bias below n / 2**32
-    return <int>(((rnd >> 32) * <u64>n) >> 32)
-
-
 cdef inline void make_move(Pos *dst, const Pos *src, const Move *m) noexcept nogil:
     cdef int us = src.turn
     dst.pieces[us] = src.pieces[us] ^ m.ft
@@ -505,96 +335,3 @@ cdef inline void king_run_after(Pos *dst, const Pos *src, const Move *m) noexcep
                    not (dst.pieces[us ^ 1] & ~dst.kings)):
         theirs = 0
     dst.run = RUN_ON | (mine << (8 * us)) | (theirs << (8 * (us ^ 1)))
-
-
-cdef inline u64 tt_slot(PerftTable *tt, u64 white, u64 black, u64 kings, int turn,
-                        int depth) noexcept nogil:
-    # the bucket of a position: a multiplicative mix of the whole position (no incremental key
-    # to keep up to date)
-    cdef u64 h = white * 0x9E3779B97F4A7C15ULL
-    h ^= (black + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL
-    h ^= (kings ^ ((<u64>depth) << 56) ^ (<u64>turn << 63)) * 0x165667B19E3779F9ULL
-    h ^= h >> 29
-    h *= 0xBF58476D1CE4E5B9ULL
-    return (h ^ (h >> 32)) & tt.mask
-
-
-# --- counts past 64 bits ---------------------------------------------------------------------
-# perft's sums are 64-bit in the kernels, and checked where they could pass 2^64: a sum that
-# does not fit sets OVERFLOW_WRAP, and Position.count counts the children one by one in
-# Python's integers instead, splitting again where one still does not fit.  Only the sums of
-# nodes WRAP_DEPTH plies or more above the leaves are checked (one node in thousands): a tree
-# of 4 plies passes 2^64 only with 65,536 routes a position on average, and a position with
-# more routes than that of one kind is refused (kernel.pxi's ORDERS_MAX).
-
-cdef enum:
-    OVERFLOW_LIST = 1       # a list could not hold a position's moves (no memory, ORDERS_MAX)
-    OVERFLOW_WRAP = 2       # a count passed 2^64: the count is not returned
-    WRAP_DEPTH = 5          # the sums of subtrees this deep or deeper are checked
-
-cdef extern from *:
-    """
-    /* *total += sub * routes; 1 when the result does not fit 64 bits (*total is then not a
-       count).  GCC and Clang test the carry of the add and the multiply; elsewhere it is
-       tested by hand. */
-    static inline int shashki_add_count(unsigned long long *total, unsigned long long sub,
-                                        unsigned long long routes) {
-    #if defined(__GNUC__) || defined(__clang__)
-        unsigned long long x;
-        if (__builtin_mul_overflow(sub, routes, &x)) return 1;
-        return __builtin_add_overflow(*total, x, total);
-    #else
-        unsigned long long x;
-        if (routes != 0 && sub > 0xFFFFFFFFFFFFFFFFULL / routes) return 1;
-        x = sub * routes;
-        *total += x;
-        return *total < x;
-    #endif
-    }
-    """
-    bint add_count "shashki_add_count"(u64 *total, u64 sub, u64 routes) noexcept nogil
-
-cdef enum:
-    TT_COUNT_BITS = 55      # PerftEntry.meta: the count below, the side to move and depth above
-
-
-cdef inline u64 tt_tag(int turn, int depth) noexcept nogil:
-    # the side to move and the depth, in the bits of PerftEntry.meta above the count
-    return ((<u64>depth) << 56) | ((<u64>turn) << TT_COUNT_BITS)
-
-
-cdef inline bint tt_probe(PerftTable *tt, u64 i, u64 white, u64 black, u64 kings, int turn,
-                          int depth, u64 *count) noexcept nogil:
-    cdef PerftBucket *b = &tt.buckets[i]
-    cdef u64 tag = tt_tag(turn, depth)
-    cdef u64 low = ((<u64>1) << TT_COUNT_BITS) - 1
-    cdef int j
-    cdef bint hit = False
-    if tt.locks != NULL:
-        lock(&tt.locks[i])
-    for j in range(2):
-        if b.slot[j].white == white and b.slot[j].black == black and \
-                b.slot[j].kings == kings and (b.slot[j].meta & ~low) == tag:
-            count[0] = b.slot[j].meta & low
-            hit = True
-            break
-    if tt.locks != NULL:
-        unlock(&tt.locks[i])
-    return hit
-
-
-cdef inline void tt_store(PerftTable *tt, u64 i, u64 white, u64 black, u64 kings, int turn,
-                          int depth, u64 count) noexcept nogil:
-    cdef PerftBucket *b = &tt.buckets[i]
-    cdef int j
-    if count >> TT_COUNT_BITS:
-        return              # too many to keep beside the tag (see PerftEntry)
-    if tt.locks != NULL:
-        lock(&tt.locks[i])
-    j = 0 if <int>(b.slot[0].meta >> 56) <= depth else 1
-    b.slot[j].white = white
-    b.slot[j].black = black
-    b.slot[j].kings = kings
-    b.slot[j].meta = count | tt_tag(turn, depth)
-    if tt.locks != NULL:
-        unlock(&tt.locks[i])

@@ -17,12 +17,11 @@
 from libc.stdint cimport uint8_t, uint32_t, int32_t
 from cpython.pycapsule cimport PyCapsule_New
 from ..enums cimport PROMO_KING, PROMO_MAN, PROMO_STOP
-from ..kernel cimport (u64, WHITE, BLACK, MAXMOVES, MAXPATH,
-                      Pos, Move, Route, MoveList, PerftTable, KernelOps, popcount, ctz, msb,
-                      prefetch, nth_bit, fast_pdep, random_below,
-                      tt_slot, tt_probe, tt_store, RUN_ON, run_count, run_king, make_move,
-                      list_ready, list_full, list_drop, add_count, OVERFLOW_WRAP,
-                      WRAP_DEPTH)
+from ..bits cimport u64, popcount, ctz, msb, prefetch, nth_bit, fast_pdep, random_below
+from ..kernel cimport (WHITE, BLACK, MAXMOVES, MAXPATH, Pos, Move, Route, MoveList, KernelOps,
+                       RUN_ON, run_count, run_king, make_move, list_ready, list_full, list_drop)
+from ..perft_table cimport (PerftTable, tt_slot, tt_probe, tt_store, add_count, OVERFLOW_WRAP,
+                            WRAP_DEPTH)
 
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy

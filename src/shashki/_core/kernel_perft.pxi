@@ -1,7 +1,7 @@
 # Perft of one game's kernel (included by kernel.pxi): the tree walked with a move list on the C
 # stack at each ply (grown on the heap past MAXMOVES moves: list_grow), the last two plies
 # counted without lists, and an optional transposition table that keys the whole position
-# (kernel.pxd's tt_*).
+# (perft_table.pxd's tt_*).
 
 # --- perft ----------------------------------------------------------------------------------------
 
@@ -208,7 +208,7 @@ cdef u64 perft_runs(const Pos *p, int depth, bint unique, PerftTable *tt,
             sub = perft_runs(&q, depth - 1, unique, tt, overflow)
             total += sub if unique else sub * mv.routes
     else:
-        # (the sums of the deep subtrees checked: see kernel.pxd's WRAP_DEPTH)
+        # (the sums of the deep subtrees checked: see perft_table.pxd's WRAP_DEPTH)
         for i in range(ml.n):
             mv = &moves[i]
             make_move(&q, p, mv)

@@ -6,7 +6,8 @@
 # every module and every process.
 
 from libc.stdint cimport uint32_t
-from .kernel cimport u64, Pos, Move, ctz
+from .bits cimport u64, ctz
+from .kernel cimport Pos, Move
 
 cdef extern from *:
     """

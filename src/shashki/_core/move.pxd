@@ -1,5 +1,6 @@
 from libc.stdint cimport uint8_t, int64_t
-from .kernel cimport u64, Pos, Move as KMove, Route, KernelOps, MAXPATH
+from .bits cimport u64
+from .kernel cimport Pos, Move as KMove, Route, KernelOps, MAXPATH
 
 
 # name keys: a square's name as a small int, so that move text is read without making strings

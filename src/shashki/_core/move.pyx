@@ -12,8 +12,9 @@ cimport cython
 from cpython.mem cimport PyMem_Realloc, PyMem_Free
 from libc.stdint cimport uint8_t, int64_t
 from libc.string cimport memcpy, memset
-from .kernel cimport (u64, MAXMOVES, MAXPATH, Pos, Move as KMove, Route, MoveList, KernelOps, ctz,
-                      list_init, list_free)
+from .bits cimport u64, ctz
+from .kernel cimport (MAXMOVES, MAXPATH, Pos, Move as KMove, Route, MoveList, KernelOps, list_init,
+                      list_free)
 
 import threading
 

@@ -1,4 +1,5 @@
-from .kernel cimport u64, PerftTable as Table
+from .bits cimport u64
+from .perft_table cimport PerftTable as Table
 
 
 cdef class PerftTable:

@@ -17,7 +17,8 @@ bucket then has a spinlock held only while it is read or written.
 from cpython.mem cimport PyMem_RawCalloc, PyMem_RawFree
 from libc.string cimport memset
 
-from .kernel cimport u64, PerftTable as Table, PerftBucket, add_count
+from .bits cimport u64
+from .perft_table cimport PerftTable as Table, PerftBucket, add_count
 
 cdef extern from *:
     """
@@ -117,7 +118,7 @@ cdef class PerftTable:
 
 def checked_sum(u64 total, u64 sub, u64 routes):
     """(total + sub * routes modulo 2^64, whether it passed 2^64): the kernels' checked add of
-    a child's count into a sum (kernel.pxd add_count), here for its tests."""
+    a child's count into a sum (perft_table.pxd add_count), here for its tests."""
     cdef bint wrapped = add_count(&total, sub, routes)
     return total, bool(wrapped)
 

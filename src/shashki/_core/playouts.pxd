@@ -6,7 +6,8 @@
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
 from cpython.mem cimport PyMem_RawRealloc
 
-from .kernel cimport u64, Pos, Move, MoveList, KernelOps
+from .bits cimport u64
+from .kernel cimport Pos, Move, MoveList, KernelOps
 from .draws cimport DrawRules, DrawState, History, StepRules
 
 

@@ -25,8 +25,9 @@ from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
 
-from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList, ctz, color_value,
-                      pext, fast_pdep, list_init, list_free)
+from .bits cimport u64, ctz, pext, fast_pdep
+from .kernel cimport (WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList, color_value, list_init,
+                      list_free)
 from .position cimport Kernel, PositionBase, Position, new_position
 from .board cimport BoardCore
 from .game cimport Game

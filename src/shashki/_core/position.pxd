@@ -1,4 +1,5 @@
-from .kernel cimport u64, Pos, KernelOps
+from .bits cimport u64
+from .kernel cimport Pos, KernelOps
 from .move cimport Move, Notation, MoveTable
 
 

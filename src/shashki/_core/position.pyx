@@ -19,13 +19,14 @@ from cpython.pycapsule cimport PyCapsule_GetPointer
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.stdint cimport uint8_t
 from libc.string cimport memset
-from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, Route, MoveList,
-                      KernelOps, ctz, popcount, make_move, scatter, RUN_ON, list_init, list_free,
-                      OVERFLOW_LIST, OVERFLOW_WRAP, same_pos)
+from .bits cimport u64, ctz, popcount, scatter
+from .kernel cimport (WHITE, BLACK, MAXMOVES, Pos, Move as KMove, Route, MoveList, KernelOps,
+                      make_move, RUN_ON, list_init, list_free, same_pos)
+from .perft_table cimport OVERFLOW_LIST, OVERFLOW_WRAP
 from .move cimport (Move, Notation, MoveTable, table_generate, table_free, table_move, table_find,
                    text_squares)
 from .perft cimport PerftTable
-from .kernel cimport PerftTable as Table
+from .perft_table cimport PerftTable as Table
 
 import importlib
 import threading

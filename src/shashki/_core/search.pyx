@@ -20,8 +20,9 @@ from libc.string cimport memset
 from libc.stdint cimport int8_t, int32_t, uint8_t
 from libc.stdlib cimport abs, malloc, free
 
-from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move, MoveList, KernelOps, make_move, step_dir,
-                      popcount, ctz, list_init, list_free)
+from .bits cimport u64, popcount, ctz
+from .kernel cimport (WHITE, BLACK, MAXMOVES, Pos, Move, MoveList, KernelOps, make_move, step_dir,
+                      list_init, list_free)
 from .position cimport Kernel, PositionBase, Position, new_position
 from .board cimport BoardCore
 from .draws cimport DrawRules, DrawState, draws_after, draw_rule

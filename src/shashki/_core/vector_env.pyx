@@ -27,8 +27,9 @@ from cpython.mem cimport PyMem_RawMalloc, PyMem_RawFree
 from libc.stdint cimport int32_t, int64_t, uint8_t
 from libc.string cimport memcpy, memset
 
-from .kernel cimport (u64, WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList, KernelOps, ctz, color_value,
-                      make_move, random_below, prefetch, list_init, list_free, list_drop)
+from .bits cimport u64, ctz, random_below, prefetch
+from .kernel cimport (WHITE, BLACK, MAXMOVES, Pos, Move as KMove, MoveList, KernelOps, color_value,
+                      make_move, list_init, list_free, list_drop)
 from .game cimport Game
 from .position cimport Kernel, Position, color_of
 from .draws cimport (DrawState, GameState, StepRules, draws_start, state_after,
