@@ -382,6 +382,41 @@ ctypedef struct StepRules:
     int window              # draw_window
     bint endgame            # endgame_rules
     void (*list_moves)(const Pos *p, MoveList *ml) noexcept nogil   # the game's kernel's
+    # step_drawn, for a driver that calls it through this pointer to keep it out of line
+    # (step_end's `in_line`)
+    int (*drawn)(const StepRules *s, const Pos *p, const GameState *st, bint quiet,
+                 MoveList *ml) noexcept nogil
+
+
+cdef inline int step_drawn(const StepRules *s, const Pos *p, const GameState *st, bint quiet,
+                           MoveList *ml) noexcept nogil:
+    """step_end past its filter: the draws of the rules, and a repetition claimed ahead."""
+    cdef const DrawState *d = &st.draws
+    cdef int code = drawn_end(p, &s.rules, d, st.hist.pos, st.hist.n, s.skip)
+    if code == T_NONE and s.ahead and quiet and d.halfmove >= 2:
+        list_drop(ml)
+        s.list_moves(p, ml)
+        if repetition_ahead(p, d.halfmove, ml.moves, ml.n, st.hist.pos, st.hist.n, &s.rules):
+            return T_THREEFOLD_REPETITION
+    return code
+
+
+cdef inline int step_end(const StepRules *s, const Pos *p, const GameState *st, int nmoves,
+                         bint quiet, MoveList *ml, bint in_line) noexcept nogil:
+    """The rule that ends a game at `p` after a step of the playouts or the vector env (T_NONE:
+    it goes on), as game_end with draw_filtered between its halves: `nmoves` legal moves,
+    `quiet` when they are quiet moves (only those can repeat a position: a claim ahead is then
+    looked for, the moves listed into `ml` on the rare plies that get this far).
+
+    `in_line` (a constant where it is called): the draws past the filter are looked for in
+    line (the playouts: their random king endings pass the filter on most plies), else
+    through `s.drawn`, out of line (the vector env, whose step then stays small)."""
+    cdef int code = decisive_end(p, &s.rules, nmoves)
+    if code != T_NONE or draw_filtered(p, &s.rules, &st.draws, s.window, s.endgame):
+        return code
+    if in_line:
+        return step_drawn(s, p, st, quiet, ml)
+    return s.drawn(s, p, st, quiet, ml)
 
 
 cdef inline void step_rules_init(StepRules *s, const DrawRules *r, int claims, bint claim_draw,
@@ -396,25 +431,7 @@ cdef inline void step_rules_init(StepRules *s, const DrawRules *r, int claims, b
     s.window = draw_window(r, s.skip, s.ahead)
     s.endgame = endgame_rules(r)
     s.list_moves = list_moves
-
-
-cdef inline int step_end(const StepRules *s, const Pos *p, const GameState *st, int nmoves,
-                         bint quiet, MoveList *ml) noexcept nogil:
-    """The rule that ends a game at `p` after a step of the playouts or the vector env (T_NONE:
-    it goes on), as game_end with draw_filtered between its halves: `nmoves` legal moves,
-    `quiet` when they are quiet moves (only those can repeat a position: a claim ahead is then
-    looked for, the moves listed into `ml` on the rare plies that get this far)."""
-    cdef const DrawState *d = &st.draws
-    cdef int code = decisive_end(p, &s.rules, nmoves)
-    if code != T_NONE or draw_filtered(p, &s.rules, d, s.window, s.endgame):
-        return code
-    code = drawn_end(p, &s.rules, d, st.hist.pos, st.hist.n, s.skip)
-    if code == T_NONE and s.ahead and quiet and d.halfmove >= 2:
-        list_drop(ml)
-        s.list_moves(p, ml)
-        if repetition_ahead(p, d.halfmove, ml.moves, ml.n, st.hist.pos, st.hist.n, &s.rules):
-            return T_THREEFOLD_REPETITION
-    return code
+    s.drawn = step_drawn
 
 
 cdef inline int game_end(const Pos *p, const DrawRules *r, const DrawState *d, int nmoves,

@@ -370,9 +370,9 @@ cdef void play_game(const Config *shared, Chunk *ch, int64_t game) noexcept nogi
                 ch.hist = st.hist
                 return
             n = ml.n
-            code = step_end(&cf.step, pos, &st, n, n > 0 and ml.moves[0].ncapt == 0, ml)
+            code = step_end(&cf.step, pos, &st, n, n > 0 and ml.moves[0].ncapt == 0, ml, True)
         else:
-            code = step_end(&cf.step, pos, &st, n, n > 0 and drawn.captured == 0, ml)
+            code = step_end(&cf.step, pos, &st, n, n > 0 and drawn.captured == 0, ml, True)
         if code != T_NONE or ply == cf.max_plies:
             break
         if listed:

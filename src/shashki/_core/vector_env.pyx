@@ -177,7 +177,7 @@ cdef int game_end(const Shared *sh, const Env *e, MoveList *ml) noexcept nogil:
     """The rule that ends the game at e.pos (T_NONE: it goes on), as the playouts decide it
     (draws.pxd step_end), claims made at once (outcome(claim_draw=True)); `ml` is room for the
     moves, which the claim ahead looks at (a quiet position's actions came without them)."""
-    return step_end(&sh.step, &e.pos, &e.state, e.n, e.quiet, ml)
+    return step_end(&sh.step, &e.pos, &e.state, e.n, e.quiet, ml, False)
 
 
 cdef int play(const Shared *sh, Env *e, const KMove *m) noexcept nogil:
