@@ -372,6 +372,7 @@ cdef int64_t STAMPS = 0
 # MAXMOVES moves grows it on the heap, given back as soon as the table has the moves.
 cdef MoveList SCRATCH
 cdef Route SCRATCH_ROUTES[MAXMOVES]
+list_init(&SCRATCH, SCRATCH_ROUTES)     # once: the kernel empties it, list_free restores it
 
 
 cdef int table_generate(MoveTable *t, const KernelOps *ops, const Pos *p) except -1:
@@ -380,13 +381,19 @@ cdef int table_generate(MoveTable *t, const KernelOps *ops, const Pos *p) except
     cdef MoveList *ml = &SCRATCH
     if t.stamp:
         return 0
-    list_init(ml, SCRATCH_ROUTES)
     ops.routes(p, ml)
     if ml.overflow:
         list_free(ml)
         raise MemoryError("out of memory listing the legal moves")
     if ml.moves == ml.first:
         return table_fill(t, ml)    # (every position of a real game: nothing to give back)
+    return table_fill_grown(t, ml)
+
+
+cdef int table_fill_grown(MoveTable *t, MoveList *ml) except -1:
+    """table_fill from a list that grew on the heap, given back after.  Its own function: the
+    try/finally's set-up would otherwise be paid by every call of table_generate, most of
+    which find the table filled already."""
     try:
         table_fill(t, ml)
     finally:

@@ -344,6 +344,8 @@ cdef class PositionBase:
 
     cdef int generate(self) except -1:
         """Generate the legal moves (routes of captures included) unless they are known."""
+        if self.table.stamp:
+            return 0        # (most calls: tested here, before table_generate's frame is built)
         return table_generate(&self.table, self.kernel.ops, &self.pos)
 
     cdef Move make(self, int i):
