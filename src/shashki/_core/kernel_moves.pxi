@@ -456,7 +456,9 @@ cdef inline void search_kings(Side *s, Mode *m, Ctx *c, u64 kings, u64 empty) no
 
 # --- quiet moves --------------------------------------------------------------------------------
 
-cdef inline int quiet_men(Side *s, MoveList *ml, int n, u64 men, u64 empty, int d) noexcept nogil:
+cdef inline int quiet_men(Side *s, Move *moves, int n, u64 men, u64 empty, int d) noexcept nogil:
+    # (`moves`, not the list: a list's `moves` pointer, read through the list, would be read
+    # again after each byte of a move is stored, since a byte may alias it)
     cdef u64 targets, t, f
     cdef Move *mv
     if not forward(s, d):
@@ -466,12 +468,13 @@ cdef inline int quiet_men(Side *s, MoveList *ml, int n, u64 men, u64 empty, int 
         t = targets & (~targets + 1)
         targets ^= t
         f = sh(t, 3 - d)
-        mv = &ml.moves[n]
+        mv = &moves[n]
         n += 1
         mv.ft = f | t
         mv.captured = 0
-        mv.promote = (t & crown_row(s)) != 0
-        mv.kx = t if mv.promote else 0
+        # (a mask, not a choice: GCC made `t if promote else 0` a branch, mispredicted)
+        mv.kx = t & crown_row(s)
+        mv.promote = mv.kx != 0
         mv.routes = 1
         mv.frm = <uint8_t>ctz(f)
         mv.to = <uint8_t>ctz(t)
@@ -479,11 +482,11 @@ cdef inline int quiet_men(Side *s, MoveList *ml, int n, u64 men, u64 empty, int 
     return n
 
 
-cdef inline int quiet_king(MoveList *ml, int n, u64 k, u64 empty, int d) noexcept nogil:
+cdef inline int quiet_king(Move *moves, int n, u64 k, u64 empty, int d) noexcept nogil:
     cdef u64 t = sh(k, d) & empty
     cdef Move *mv
     while t:
-        mv = &ml.moves[n]
+        mv = &moves[n]
         n += 1
         mv.ft = k | t
         mv.captured = 0
@@ -508,6 +511,7 @@ cdef void gen_moves(Side *s, Mode *m, u64 w, u64 b, u64 k, MoveList *ml) noexcep
     cdef u64 empty = K_BOARD & ~(w | b)
     cdef u64 cand = capturers(s, w, b, k)
     cdef u64 king
+    cdef Move *moves
     cdef int n
     ml.n = 0
     ml.overflow = 0
@@ -520,17 +524,18 @@ cdef void gen_moves(Side *s, Mode *m, u64 w, u64 b, u64 k, MoveList *ml) noexcep
         return
     # the longest quiet list (20 flying kings on 10x10) fits MAXMOVES, which a list holds
     # at least: no check is needed
-    n = quiet_men(s, ml, 0, men, empty, 0)
-    n = quiet_men(s, ml, n, men, empty, 1)
-    n = quiet_men(s, ml, n, men, empty, 2)
-    n = quiet_men(s, ml, n, men, empty, 3)
+    moves = ml.moves
+    n = quiet_men(s, moves, 0, men, empty, 0)
+    n = quiet_men(s, moves, n, men, empty, 1)
+    n = quiet_men(s, moves, n, men, empty, 2)
+    n = quiet_men(s, moves, n, men, empty, 3)
     while kings:
         king = kings & (~kings + 1)
         kings ^= king
-        n = quiet_king(ml, n, king, empty, 0)
-        n = quiet_king(ml, n, king, empty, 1)
-        n = quiet_king(ml, n, king, empty, 2)
-        n = quiet_king(ml, n, king, empty, 3)
+        n = quiet_king(moves, n, king, empty, 0)
+        n = quiet_king(moves, n, king, empty, 1)
+        n = quiet_king(moves, n, king, empty, 2)
+        n = quiet_king(moves, n, king, empty, 3)
     ml.n = n
 
 
