@@ -330,3 +330,17 @@ def test_a_game_drawn_by_a_rule_is_searched_with_its_outcome():
     assert board.outcome().winner is None
     result = engine.search(board, depth=3)
     assert result.best_move in board.legal_moves and result.outcome == board.outcome()
+
+
+@pytest.mark.parametrize("name, sign", [("russian", -1), ("giveaway", 1)])
+def test_the_searcher_takes_its_goal_from_its_game(name, sign):
+    # one Game carries the kernel, the goal and the kind of kings; the side to move has no
+    # move here: lost in russian, won in giveaway (the same kernel, the goal reversed)
+    from shashki._core.game import Game
+    from shashki._core.search import Searcher, WIN_SCORE
+    board = shashki.Board(name, "W:WKa1:Bb2,c3")
+    assert not list(board.legal_moves)
+    score = Searcher(Game.of(name)).search(board, 1)[0]
+    assert score == sign * WIN_SCORE
+    with pytest.raises(TypeError):
+        Searcher(name)

@@ -20,7 +20,7 @@ from typing import (TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional,
                     Tuple, Union)
 
 from ._core import search as _search
-from ._core.position import kernel_of
+from ._core.game import Game
 from .errors import InvalidLimitError, InvalidOptionError, InvalidVariantError
 from .limits import MAX_DEPTH, MAX_PLY, SEARCH_OPTIONS, Limit, as_int, check_hash_mb, shown
 from .egdb import for_engine as egdb_tables
@@ -173,10 +173,8 @@ class Engine:
         if weights:
             chosen = chosen.replace(**_check_weights(weights))
         self.weights = chosen
-        self._searcher = _search.Searcher(
-            kernel_of(self.variant), hash_mb, weights=chosen.flat(),
-            reversed=self.variant.reversed_goal, flying=self.variant.flying_kings,
-            options=_check_options(options))
+        self._searcher = _search.Searcher(Game.of(self.variant), hash_mb, weights=chosen.flat(),
+                                          options=_check_options(options))
         self.egdb = _attach_egdb(self._searcher, self.variant, egdb)
         self._lock = threading.Lock()
         self._stopped = False

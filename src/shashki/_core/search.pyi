@@ -5,15 +5,17 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 from .board import BoardCore
 from .egdb import EgdbTables
 from .move import Move
-from .position import Kernel, PositionBase
+from .game import Game
+from .position import PositionBase
 
 WIN_SCORE: int
 EGDB_BOUND: int
 FEATURE_NAMES: List[str]
 
 class Searcher:
-    """The C search state of one game: its rules, evaluation weights, options and hash
-    table."""
+    """The C search state of one game: its kernel, goal and kind of kings (from the Game it is
+    made from; the draw rules are those of each board searched), evaluation weights, options
+    and hash table."""
 
     @property
     def hash_bytes(self) -> int: ...
@@ -23,12 +25,10 @@ class Searcher:
     def egdb_hits(self) -> int: ...
     def __new__(
         cls,
-        kernel: Kernel,
+        game: Game,
         hash_mb: int = 16,
         *,
         weights: Optional[Sequence[int]] = None,
-        reversed: bool = False,
-        flying: bool = True,
         options: Optional[Mapping[str, int]] = None,
     ) -> Searcher: ...
     def set_weights(self, weights: Sequence[int]) -> None: ...

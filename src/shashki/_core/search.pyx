@@ -391,7 +391,9 @@ cdef int search_node(Engine *e, const Pos *p, u64 key, int depth, int alpha, int
 
 
 cdef class Searcher:
-    """The C search state of one game: its rules, evaluation weights, options and hash table.
+    """The C search state of one game: its kernel, goal and kind of kings (from the Game it is
+    made from; the draw rules are those of each board searched), evaluation weights, options
+    and hash table.
 
     `search()` releases the GIL; `stop()` and `set_deadline()` may be called from another
     thread meanwhile.
@@ -401,8 +403,7 @@ cdef class Searcher:
     cdef readonly u64 hash_bytes
     cdef object tables          # the endgame tables probed (kept alive here)
 
-    def __cinit__(self, Kernel kernel not None, int hash_mb=16, *, weights=None,
-                  bint reversed=False, bint flying=True, options=None):
+    def __cinit__(self, Game game not None, int hash_mb=16, *, weights=None, options=None):
         cdef u64 n = 1
         if hash_mb < 1:
             raise ValueError(f"hash size must be at least 1 MiB, not {hash_mb}")
@@ -417,10 +418,10 @@ cdef class Searcher:
             raise MemoryError(f"cannot allocate a {hash_mb} MiB search table")
         self.e.tt_mask = n - 1
         self.hash_bytes = n * sizeof(TTEntry)
-        self.kernel = kernel
-        self.e.ops = kernel.ops
-        init_geometry(&self.e.ev, kernel.ops, flying)
-        self.e.ev.reversed = reversed
+        self.kernel = game.kernel
+        self.e.ops = self.kernel.ops
+        init_geometry(&self.e.ev, self.kernel.ops, game.variant.flying_kings)
+        self.e.ev.reversed = game.reversed_goal
         if weights is not None:
             self.set_weights(weights)
         for i, value in enumerate(SEARCH_OPTIONS.values()):
