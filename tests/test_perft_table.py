@@ -78,3 +78,25 @@ def test_a_depth_the_last_two_say_is_over_budget_is_not_started(tool, tmp_path):
     after = json.loads((tmp_path / "deep.json").read_text())["counts"]
     assert [r for r in after if r["convention"] == "unique"] == rows
     assert {r["depth"] for r in after if r["convention"] == "paths"} == {1, 2, 3}
+
+
+def test_turkish_is_also_counted_in_kish_convention(tool, tmp_path):
+    # every sequence of landing squares (shashki.perft.landing_perft), checked against kish's
+    # published table; its own column on the page, for turkish alone
+    tool.main(_args(tmp_path, "--budget", "600", "--max-depth", "7", "--games", "turkish"))
+    rows = json.loads((tmp_path / "deep.json").read_text())["counts"]
+    landings = {r["depth"]: r["count"] for r in rows if r["convention"] == "landings"}
+    unique = {r["depth"]: r["count"] for r in rows if r["convention"] == "unique"}
+    assert sorted(landings) == list(range(1, 8))
+    assert landings[7] > unique[7]      # from depth 7 a king's landing squares count apart
+    published = tool.published_counts()
+    assert all(landings[d] == published[("turkish", "landings", d)] for d in landings)
+    page = (tmp_path / "deep.md").read_text()
+    assert "every landing sequence" in page.split("## Turkish")[1]
+    assert f"| 7 | {unique[7]:,} |" in page and f"| {landings[7]:,} | published" in page
+
+
+def test_a_landing_count_unlike_kish_stops_the_run(tool, tmp_path, monkeypatch):
+    monkeypatch.setattr(tool.runner, "landing_perft", lambda position, depth: 1)
+    with pytest.raises(SystemExit, match="published 8"):
+        tool.main(_args(tmp_path, "--max-depth", "1", "--games", "turkish"))

@@ -1,7 +1,8 @@
 """Perft of every game's start, depth by depth, each count made twice: the deep table.
 
     python tools/perft_table.py [--budget SECONDS] [--max-depth N] [--games G ...]
-                                [--results FILE] [--hash-mb MB] [--jobs N] [--render]
+                                [--conventions C ...] [--results FILE] [--hash-mb MB]
+                                [--jobs N] [--render]
 
 For every game and both conventions (unique moves, every route) it counts from depth 1
 upwards until the next count would take more than --budget seconds (default 600: ten minutes
@@ -36,6 +37,17 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "docs" / "perft-deep.json"
 PAGE = ROOT / "docs" / "perft-deep.md"
 CONVENTIONS = ("unique", "paths")
+# The third convention, every sequence of landing squares (shashki.perft.landing_perft), is
+# counted for the games with a published table in it: turkish, by kish (a Rust library; its
+# README, quoted by issue 43).  landing_perft walks the tree in Python, so the published
+# table is its second count: each depth is counted once and must equal it where it exists.
+LANDINGS = "landings"
+LANDING_TABLES = {"turkish": [8, 64, 708, 7538, 85090, 931312, 10782382, 123290300,
+                              1454144462, 16991457316, 204403464784, 2455651059292]}
+
+
+def conventions(game):
+    return CONVENTIONS + ((LANDINGS,) if game in LANDING_TABLES else ())
 
 
 def shared_dir():
@@ -67,6 +79,9 @@ def published_counts():
                 depth, count = rest.split()
                 convention = "unique" if key == "perft" else "paths"
                 out[(game, convention, int(depth))] = int(count)
+    for game, counts in LANDING_TABLES.items():
+        for depth, count in enumerate(counts, 1):
+            out[(game, LANDINGS, depth)] = count
     return out
 
 
@@ -88,8 +103,16 @@ def machine():
 
 
 def count_twice(game, convention, depth, hash_mb, jobs):
-    """(count, CPU seconds hashed, wall seconds split): the two counts must agree."""
+    """(count, CPU seconds hashed, wall seconds split): the two counts must agree.  Every
+    landing sequence: (count, CPU seconds, 0), the count equal to the published one if any."""
     position = shashki.Position(game)
+    if convention == LANDINGS:
+        started = time.process_time()
+        count = runner.landing_perft(position, depth)
+        known = published_counts().get((game, LANDINGS, depth))
+        if known is not None and known != count:
+            sys.exit(f"{game} {convention} depth {depth}: counted {count}, published {known}")
+        return count, time.process_time() - started, 0.0
     paths = convention == "paths"
     started = time.process_time()
     table = runner.PerftTable(hash_mb, shared=False) if hash_mb else None
@@ -119,7 +142,9 @@ def run(args):
     games = args.games or [v.name for v in shashki.VARIANTS]
     where = machine()
     for game in games:
-        for convention in CONVENTIONS:
+        for convention in conventions(game):
+            if args.conventions and convention not in args.conventions:
+                continue
             rows = sorted((r for r in results["counts"]
                            if r["game"] == game and r["convention"] == convention),
                           key=lambda r: r["depth"])
@@ -135,7 +160,7 @@ def run(args):
                 results["counts"].append(row)
                 rows.append(row)
                 save(args.results, results)
-                print(f"{game:13} {convention:6} {depth:3} {count:>26,} "
+                print(f"{game:13} {convention:8} {depth:3} {count:>26,} "
                       f"{hashed:9.2f} s hashed {split:9.2f} s split", flush=True)
                 depth += 1
     render(results, args.page)
@@ -150,20 +175,24 @@ def render(results, page):
            "tasks over threads that share another — and the two equal. A depth is counted while the previous ones suggest it takes at most "
            "the run's budget (ten minutes by default). *published* means a published table has "
            "the count and it is equal (shared/perft: the start tables, and the english records "
-           "of OEIS A133046); *new* means no published count of that depth was found.",
+           "of OEIS A133046; for turkish's every landing sequence, kish's table, which is that "
+           "count's second: it is counted once, in Python); *new* means no published count of "
+           "that depth was found.",
            "",
            "*Generated from docs/perft-deep.json by `python tools/perft_table.py --render`; do "
            "not edit by hand.*",
            ""]
     rows = results["counts"]
     for game in dict.fromkeys(r["game"] for r in rows):
-        out += [f"## {game.capitalize()}", "",
-                "| depth | unique moves | | every route | |",
-                "|---:|---:|:--|---:|:--|"]
         by = {(r["convention"], r["depth"]): r for r in rows if r["game"] == game}
+        shown = [c for c in conventions(game) if c in CONVENTIONS or (c, 1) in by]
+        out += [f"## {game.capitalize()}", "",
+                "| depth | unique moves | | every route | |"
+                + (" every landing sequence | |" if LANDINGS in shown else ""),
+                "|---:" + "|---:|:--" * len(shown) + "|"]
         for depth in sorted({d for _, d in by}):
             cells = [str(depth)]
-            for convention in CONVENTIONS:
+            for convention in shown:
                 r = by.get((convention, depth))
                 if r is None:
                     cells += ["", ""]
@@ -188,6 +217,8 @@ def main(argv=None):
     parser.add_argument("--max-depth", type=int, default=None,
                         help="no deeper than this, whatever the budget")
     parser.add_argument("--games", nargs="*", help="the games (default: all)")
+    parser.add_argument("--conventions", nargs="*", choices=CONVENTIONS + (LANDINGS,),
+                        help="the conventions (default: all of each game's)")
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--page", type=Path, default=PAGE)
     parser.add_argument("--hash-mb", type=float, default=512.0,
