@@ -201,7 +201,15 @@ cdef u64 perft_runs(const Pos *p, int depth, bint unique, PerftTable *tt,
     if ml.overflow:
         overflow[0] = 1
     moves = ml.moves
-    if depth < WRAP_DEPTH:
+    if depth == 2:
+        # the children counted here, not by a call of perft_runs each that only calls
+        # ops_count (most nodes of the tree are these)
+        for i in range(ml.n):
+            mv = &moves[i]
+            make_move(&q, p, mv)
+            sub = ops_count(&q, unique, overflow)
+            total += sub if unique else sub * mv.routes
+    elif depth < WRAP_DEPTH:
         for i in range(ml.n):
             mv = &moves[i]
             make_move(&q, p, mv)
