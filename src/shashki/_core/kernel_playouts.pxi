@@ -350,8 +350,7 @@ cdef void play_game(const Config *shared, Chunk *ch, int64_t game) noexcept nogi
     st.hist = ch.hist
     if not history_reserve(&st.hist, cf.nprefix + 1):
         ch.error = OUT_OF_MEMORY
-        return
-    ch.hist = st.hist
+        return                          # (st.hist is ch.hist still: nothing to give back)
     st.hist.n = cf.nprefix
     if st.hist.n:   # (no prefix may mean no buffer: memcpy's pointers must be real ones)
         memcpy(st.hist.pos, cf.prefix, st.hist.n * sizeof(Pos))
@@ -367,8 +366,7 @@ cdef void play_game(const Config *shared, Chunk *ch, int64_t game) noexcept nogi
             ops_moves(pos, ml)
             if ml.overflow:
                 ch.error = OUT_OF_MEMORY    # (a list grows past MAXMOVES while it can)
-                ch.hist = st.hist
-                return
+                break
             n = ml.n
             code = step_end(&cf.step, pos, &st, n, n > 0 and ml.moves[0].ncapt == 0, ml, True)
         else:
@@ -384,18 +382,18 @@ cdef void play_game(const Config *shared, Chunk *ch, int64_t game) noexcept nogi
         if cf.record:
             cf.record_ply(cf, ch, pos, ml, m, choice)
             if ch.error:
-                ch.hist = st.hist
-                return
+                break
         make_move(after, pos, m)
         if not state_after(&st, pos, m, after, &cf.step.rules):
             ch.error = OUT_OF_MEMORY
-            ch.hist = st.hist
-            return
+            break
         swap = pos
         pos = after
         after = swap
         ply += 1
-    ch.hist = st.hist
+    ch.hist = st.hist                   # (the one write-back: the history may have grown)
+    if ch.error:
+        return
     winner = winner_of(code, pos, cf.reversed_goal) if code != T_NONE else -1
     cf.results[game] = 1 if winner == WHITE else -1 if winner == BLACK else 0
     cf.lengths[game] = <int32_t>ply
