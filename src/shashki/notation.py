@@ -44,14 +44,18 @@ if TYPE_CHECKING:
 #: characters that may trail a move without being part of it (PDN move strength marks, and
 #: the check/end marks some programs copy from chess notation)
 ANNOTATION_MARKS = "!?*+#"
-#: separators accepted between squares
+#: separators accepted between squares (any case: text is read lowercased)
 SEPARATORS = "-x:×"
 #: the separators that name a capture (a quiet move is written with '-')
 CAPTURE_SEPARATORS = "x:×"
-_SPLIT = re.compile(r"[-x:×]")
+#: SEPARATORS and CAPTURE_SEPARATORS as patterns of one character, either case (the PDN
+#: reader finds moves in text as it is written)
+SEPARATOR_PATTERN = "[" + re.escape(SEPARATORS + SEPARATORS.upper()) + "]"
+CAPTURE_PATTERN = "[" + re.escape(CAPTURE_SEPARATORS + CAPTURE_SEPARATORS.upper()) + "]"
+_SPLIT = re.compile(SEPARATOR_PATTERN)
 #: the russian short form ``ab4`` (a man from the a-file to b4), lowercase, as a pattern
 RUSSIAN_SHORT_FORM = "[a-h][a-h][1-8]"
-_RUSSIAN_SHORT = re.compile(r"([a-h])([a-h][1-8])\Z")
+_RUSSIAN_SHORT = re.compile(r"([a-h])([a-h][1-8])\Z")     # (RUSSIAN_SHORT_FORM, its two parts)
 _NUMBER = re.compile(r"[0-9]+\Z")
 _ALGEBRAIC = re.compile(r"([a-z])([0-9]+)\Z")
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Un
 from ._text import quote
 from ._core.position import Position
 from .fen import parse_fen
+from .notation import RUSSIAN_SHORT_FORM
 from .errors import InvalidOpeningError
 from .variants import OpeningTable, Variant, get_variant
 
@@ -138,7 +139,7 @@ def _tables(name: str, table: Optional[str]) -> Sequence[Table]:
 
 _CODE = re.compile(r"([^\s:.]+)[:.]?\s*(.*)\Z", re.S)
 _REMOVE = re.compile(r"Remove (\d+) and (\d+); (.*)\Z", re.S)
-_SHORT_MOVE = re.compile(r"[a-h][a-h][1-8]\Z")
+_SHORT_MOVE = re.compile(RUSSIAN_SHORT_FORM + r"\Z")
 _NUMERIC_MOVE = re.compile(r"\d{1,2}[-x]\d{1,2}\Z")
 
 

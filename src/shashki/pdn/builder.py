@@ -27,14 +27,13 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..board import Board
 from ..errors import InvalidPdnError, ShashkiError
 from ..move import Move
+from ..notation import CAPTURE_PATTERN, SEPARATOR_PATTERN
 from ..variants import COLOR_NAMES, Variant
 from . import dialects
 from .model import RESULT_ALIASES, SKIP, Visitor
 
-#: the separators of the squares of a move
-SEPARATOR = "[-xX:\u00d7]"
-_SPLIT = re.compile(SEPARATOR)
-_CAPTURE = re.compile("[xX:\u00d7]")
+_SPLIT = re.compile(SEPARATOR_PATTERN)
+_CAPTURE = re.compile(CAPTURE_PATTERN)
 #: how many enclosing variations an error names before it counts the rest
 NAMED_LEVELS = 3
 

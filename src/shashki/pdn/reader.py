@@ -19,9 +19,9 @@ from typing import (IO, Any, Callable, Dict, Iterable, Iterator, List, Optional,
 
 from .._text import bounded_int
 from ..errors import InvalidPdnError
-from ..notation import RUSSIAN_SHORT_FORM
+from ..notation import RUSSIAN_SHORT_FORM, SEPARATOR_PATTERN
 from ..variants import Variant, get_variant
-from .builder import SEPARATOR, MovetextSink, Replay, pdn_error, setup_game
+from .builder import MovetextSink, Replay, pdn_error, setup_game
 from .game import Game
 from .model import SKIP, Visitor
 from .visitors import GameBuilder, HeadersBuilder, SkipVisitor
@@ -50,7 +50,7 @@ _TOKEN = re.compile(
     r"|(?P<nag>\$[0-9]+)" + _BOUNDARY +
     r"|(?P<result>1-0|0-1|1/2-1/2|\u00bd-\u00bd|2-0|0-2|1-1|0-0|\*)" + _BOUNDARY +
     r"|(?P<number>[0-9]+\.+)"
-    r"|(?P<move>" + _SQUARE + "(?:" + SEPARATOR + _SQUARE + r")+|(?i:" + RUSSIAN_SHORT_FORM +
+    r"|(?P<move>" + _SQUARE + "(?:" + SEPARATOR_PATTERN + _SQUARE + r")+|(?i:" + RUSSIAN_SHORT_FORM +
     r"))(?P<suffix>[!?]{1,2})?" +
     _BOUNDARY +
     r"|(?P<glyph>[!?]{1,2})" + _BOUNDARY +
