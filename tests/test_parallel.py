@@ -512,3 +512,41 @@ def test_a_checkpoint_without_its_split_is_refused_untouched(tmp_path):
     with pytest.raises(runner.CheckpointError, match=r"another run \(.*min_tasks none there"):
         runner.run(board, 9, jobs=16, checkpoint=path)
     assert path.read_bytes() == before
+
+
+class _LosesOnce:
+    """An executor whose first future fails (as a cluster's may when it loses the worker that
+    held it), then runs every task in this process."""
+
+    def __init__(self):
+        self.failed = 0
+
+    def submit(self, fn, *args):
+        from concurrent.futures import Future
+        future = Future()
+        if not self.failed:
+            self.failed = 1
+            future.set_exception(TypeError("cannot unpack non-iterable int object"))
+        else:
+            future.set_result(fn(*args))
+        return future
+
+
+def test_a_task_whose_future_fails_on_an_executor_is_sent_again():
+    # dask's concurrent.futures wrapper can fail a future lost after it finished: the runner
+    # sends that task again, and the count is exact
+    executor = _LosesOnce()
+    result = runner.run(shashki.Position("russian"), 7, executor=executor)
+    assert executor.failed and result.nodes == shashki.Position("russian").perft(7)
+
+
+def test_a_task_that_always_fails_on_an_executor_raises():
+    class Broken:
+        def submit(self, fn, *args):
+            from concurrent.futures import Future
+            future = Future()
+            future.set_exception(RuntimeError("no worker"))
+            return future
+
+    with pytest.raises(RuntimeError, match="no worker"):
+        runner.run(shashki.Position("russian"), 7, executor=Broken())

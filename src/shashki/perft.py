@@ -28,7 +28,7 @@ import os
 import stat
 import threading
 import time
-from concurrent.futures import Executor, Future, ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import (TYPE_CHECKING, cast, Any, Callable, Dict, Hashable, List, Mapping, Optional,
                     Sequence, TextIO, Tuple, Union)
@@ -494,7 +494,9 @@ def run(position: Union[Position, Board], depth: int, paths: bool = False, *,
     - `hash_mb`: size of the transposition table in MiB (0: none).  Threads share one table;
       each executor worker process keeps its own.
     - `executor`: any concurrent.futures.Executor, e.g. a ProcessPoolExecutor or
-      `dask.distributed.Client(...).get_executor()`.
+      `dask.distributed.Client(...).get_executor()`.  A task whose future fails there (a
+      cluster that loses a worker) is sent again, up to RETRIES (3) times, then its error is
+      raised.
     - `checkpoint`: a file path; finished tasks are written there, and a run started again
       with the same file skips them, with any `jobs` or executor (the tasks are those the
       first run split the tree into: its header records how).  CheckpointError before any
@@ -548,9 +550,11 @@ def run(position: Union[Position, Board], depth: int, paths: bool = False, *,
                            for t in todo}
                 _collect(futures, done, store, progress, len(tasks))
         else:
-            futures = {executor.submit(run_task, (t.position, t.depth, bool(paths), hash_mb,
-                                                  run_key)): t for t in todo}
-            _collect(futures, done, store, progress, len(tasks))
+            def submit(t: Task) -> Future[int]:
+                return executor.submit(run_task, (t.position, t.depth, bool(paths), hash_mb,
+                                                  run_key))
+            _collect({submit(t): t for t in todo}, done, store, progress, len(tasks),
+                     resubmit=submit)
     finally:
         if store is not None:
             store.close()
@@ -572,12 +576,34 @@ def _finish(task: Task, count: int, done: Dict[int, int], store: Optional[Checkp
         progress(len(done), total, task, count)
 
 
+#: how many times a task whose future failed on an executor is sent again
+RETRIES = 3
+
+
 def _collect(futures: Mapping[Future[int], Task], done: Dict[int, int],
-             store: Optional[Checkpoint], progress: Optional[Progress], total: int) -> None:
+             store: Optional[Checkpoint], progress: Optional[Progress], total: int,
+             resubmit: Optional[Callable[[Task], Future[int]]] = None) -> None:
+    """Each task's count into `done` as its future finishes.  With `resubmit` (an executor's
+    tasks), a task whose future fails is sent again, up to RETRIES times: a cluster that loses
+    a worker recomputes its tasks, but may also fail a future it had finished (dask's
+    concurrent.futures wrapper raises TypeError for a future lost after its result)."""
+    pending = dict(futures)
+    tries: Dict[int, int] = {}
     try:
-        for future in as_completed(futures):
-            _finish(futures[future], future.result(), done, store, progress, total)
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                task = pending.pop(future)
+                try:
+                    count = future.result()
+                except Exception:
+                    if resubmit is None or tries.get(task.index, 0) >= RETRIES:
+                        raise
+                    tries[task.index] = tries.get(task.index, 0) + 1
+                    pending[resubmit(task)] = task
+                    continue
+                _finish(task, count, done, store, progress, total)
     except BaseException:
-        for future in futures:
+        for future in pending:
             future.cancel()
         raise
