@@ -28,7 +28,7 @@ import os
 import stat
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
+from concurrent.futures import Executor, Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import (TYPE_CHECKING, cast, Any, Callable, Dict, Hashable, List, Mapping, Optional,
                     Sequence, TextIO, Tuple, Union)
@@ -587,23 +587,24 @@ def _collect(futures: Mapping[Future[int], Task], done: Dict[int, int],
     tasks), a task whose future fails is sent again, up to RETRIES times: a cluster that loses
     a worker recomputes its tasks, but may also fail a future it had finished (dask's
     concurrent.futures wrapper raises TypeError for a future lost after its result)."""
-    pending = dict(futures)
+    batch = dict(futures)
+    again: Dict[Future[int], Task] = {}     # the failed tasks sent again, the next batch
     tries: Dict[int, int] = {}
     try:
-        while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                task = pending.pop(future)
+        while batch:
+            for future in as_completed(batch):
+                task = batch[future]
                 try:
                     count = future.result()
                 except Exception:
                     if resubmit is None or tries.get(task.index, 0) >= RETRIES:
                         raise
                     tries[task.index] = tries.get(task.index, 0) + 1
-                    pending[resubmit(task)] = task
+                    again[resubmit(task)] = task
                     continue
                 _finish(task, count, done, store, progress, total)
+            batch, again = again, {}
     except BaseException:
-        for future in pending:
+        for future in [*batch, *again]:
             future.cancel()
         raise
