@@ -24,15 +24,15 @@ import re
 from typing import Any, Dict, List, Optional, Tuple
 
 from .geometry import mask_squares
-from ._text import bounded_int, quote, short
+from . import square_text
+from ._text import quote, short
 from .errors import InvalidFenError, InvalidKingRunsError
+from .square_text import SquareTextError, is_number, read_number, read_square
 from .status import CROWNED, HELD, TOO_MANY, crowned_men, position_status
 from .variants import WHITE, BLACK, COLOR_NAMES, Variant, get_variant
 
 #: every character a FEN may hold once spaces, quotes and the trailing dot are gone
 _ALLOWED = frozenset("WBKHFwbkhf" "abcdefghABCDEFGH" "0123456789" ":,-+")
-_NUMBER = re.compile(r"[0-9]+\Z")
-_ALGEBRAIC = re.compile(r"([a-zA-Z])([0-9]+)\Z")
 # lidraughts writes ":H<halfmoves>:F<fullmove>" after the pieces; we read and return them
 _COUNTER = re.compile(r"([HF])([0-9]{1,9})\Z")
 # frisian: the kings' runs as lidraughts writes them, Black's then White's, each "+", the number
@@ -218,7 +218,7 @@ def _parse_item(body: str, variant: Variant, item: str) -> List[int]:
                               f"squares joined by '-', e.g. 21-32")
     if len(parts) == 2:
         lo, hi = parts
-        if not (_NUMBER.match(lo) and _NUMBER.match(hi)):
+        if not (is_number(lo) and is_number(hi)):
             raise InvalidFenError(f"cannot read range {short(item, 16)!r} in a FEN; a range joins "
                                   f"two numbered squares, e.g. 21-32")
         first, last = _number(lo, variant), _number(hi, variant)
@@ -226,35 +226,35 @@ def _parse_item(body: str, variant: Variant, item: str) -> List[int]:
             raise InvalidFenError(f"range {short(item, 16)!r} in a FEN runs backwards; write the "
                                   f"lower square first")
         return [variant.square_from_number(n) for n in range(first, last + 1)]
-    if _NUMBER.match(body):
-        return [variant.square_from_number(_number(body, variant))]
-    match = _ALGEBRAIC.match(body)
-    if not match:
-        raise InvalidFenError(f"cannot read {short(item, 16)!r} in a FEN; expected a square such "
-                              f"as {'' if variant.numeric else 'c3 or '}22, a range such as "
-                              f"21-32, or K before a king's square")
-    g = variant.geometry
-    if variant.numeric:
-        raise InvalidFenError(
-            f"{variant.name} FEN squares are numbers 1-{g.squares}, not {short(body, 16)!r}")
-    letters = "abcdefghijklmnop"[:g.files]
-    file, rank = match.group(1).lower(), bounded_int(match.group(2), g.rows)
-    if file not in letters or rank is None or rank < 1:
-        raise InvalidFenError(f"square {short(body, 16)} in a FEN is off the board; squares are "
-                              f"a1-{letters[-1]}{g.rows} (or numbers 1-{g.squares})")
-    square = g.square_at(letters.index(file), rank - 1)
-    if square is None:
-        raise InvalidFenError(f"{body} is a light square; pieces stand on dark squares")
-    return [square]
+    try:
+        return [read_square(body.lower(), variant, numbers="always")]
+    except SquareTextError as error:
+        raise InvalidFenError(_square_reason(error, variant, item)) from None
 
 
 def _number(digits: str, variant: Variant) -> int:
-    last = variant.geometry.squares
-    number = bounded_int(digits, last)
-    if number is None or number < 1:
-        raise InvalidFenError(f"square {short(digits, 16)} in a FEN is out of range; squares are "
-                              f"numbered 1-{last}")
-    return number
+    try:
+        return read_number(digits, variant)
+    except SquareTextError as error:
+        raise InvalidFenError(_square_reason(error, variant, digits)) from None
+
+
+def _square_reason(error: SquareTextError, variant: Variant, item: str) -> str:
+    """SquareTextError `error` (of FEN item `item`) worded for a FEN."""
+    token, last, corner = short(error.token, 16), error.last, error.corner
+    reason = error.reason
+    if reason == square_text.OUT_OF_RANGE:
+        return f"square {token} in a FEN is out of range; squares are numbered 1-{last}"
+    if reason == square_text.NAME_NOT_NUMBER:
+        return f"{variant.name} FEN squares are numbers 1-{last}, not {token!r}"
+    if reason == square_text.OFF_BOARD:
+        return (f"square {token} in a FEN is off the board; squares are {corner} (or "
+                f"numbers 1-{last})")
+    if reason == square_text.LIGHT:
+        return f"{token} is a light square; pieces stand on dark squares"
+    return (f"cannot read {short(item, 16)!r} in a FEN; expected a square such as "
+            f"{'' if variant.numeric else 'c3 or '}22, a range such as 21-32, or K before a "
+            f"king's square")
 
 
 def _check_held(variant: Variant, white: int, black: int, kings: int, where: str,

@@ -30,8 +30,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple, Union
 
-from ._text import bounded_int, quote, short
-from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, InvalidSquareError
+from ._text import quote, short
+from . import square_text
+from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from .square_text import SquareTextError, read_square
 from .variants import COLOR_NAMES
 
 if TYPE_CHECKING:
@@ -56,8 +58,6 @@ _SPLIT = re.compile(SEPARATOR_PATTERN)
 #: the russian short form ``ab4`` (a man from the a-file to b4), lowercase, as a pattern
 RUSSIAN_SHORT_FORM = "[a-h][a-h][1-8]"
 _RUSSIAN_SHORT = re.compile(r"([a-h])([a-h][1-8])\Z")     # (RUSSIAN_SHORT_FORM, its two parts)
-_NUMBER = re.compile(r"[0-9]+\Z")
-_ALGEBRAIC = re.compile(r"([a-z])([0-9]+)\Z")
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -99,37 +99,31 @@ def parse_squares(body: str, variant: Variant,
 
 def parse_square(token: str, variant: Variant, text: Optional[str] = None) -> int:
     """The square a token names in `variant`'s notation: ``c3`` in the algebraic games, ``22``
-    in the numeric ones (1-32 on 8x8, 1-50 on 10x10)."""
-    text = token if text is None else text
-    g = variant.geometry
-    letters = "abcdefghijklmnop"[:g.files]
-    corner = f"a1-{letters[-1]}{g.rows}"
-    if _NUMBER.match(token):
-        if not variant.numeric:
-            raise InvalidMoveError(
-                f"{variant.name} moves name squares {corner}, not numbers: {quote(text)}")
-        number = bounded_int(token, g.squares)
-        if number is None or number < 1:
-            raise InvalidMoveError(f"square {short(token)} in {quote(text)} is out of range; "
-                                   f"{variant.name} squares are 1-{g.squares}")
-        return variant.square_from_number(number)
-    if variant.numeric:
-        raise InvalidMoveError(f"{variant.name} moves name squares 1-{g.squares}, not "
-                               f"{short(token)!r}: {quote(text)}")
-    match = _ALGEBRAIC.match(token)
-    if not match:
-        raise InvalidMoveError(f"cannot read square {short(token)!r} in {quote(text)}; "
-                               f"expected {corner}")
-    file, rank_text = match.groups()
-    rank = bounded_int(rank_text, g.rows)
-    if file not in letters or rank is None or rank < 1:
-        raise InvalidMoveError(f"square {short(token)} in {quote(text)} is off the board; "
-                               f"squares are {corner}")
-    square = g.square_at(letters.index(file), rank - 1)
-    if square is None:
-        raise InvalidMoveError(f"{token} in {quote(text)} is a light square; "
-                               f"pieces move on dark squares")
-    return square
+    in the numeric ones (1-32 on 8x8, 1-50 on 10x10).  InvalidMoveError naming `text` (the
+    move the token is part of) for a token that is no square."""
+    try:
+        return read_square(token, variant)
+    except SquareTextError as error:
+        raise InvalidMoveError(_square_reason(error, variant, token if text is None else text)
+                               ) from None
+
+
+def _square_reason(error: SquareTextError, variant: Variant, text: str) -> str:
+    """SquareTextError `error` worded for a move: what is wrong and which squares there are."""
+    token, name, last, corner = short(error.token), variant.name, error.last, error.corner
+    reason = error.reason
+    if reason == square_text.NUMBER_NOT_NAME:
+        return f"{name} moves name squares {corner}, not numbers: {quote(text)}"
+    if reason == square_text.OUT_OF_RANGE:
+        return f"square {token} in {quote(text)} is out of range; {name} squares are 1-{last}"
+    if reason == square_text.NAME_NOT_NUMBER or (reason == square_text.UNREADABLE
+                                                 and variant.numeric):
+        return f"{name} moves name squares 1-{last}, not {token!r}: {quote(text)}"
+    if reason == square_text.OFF_BOARD:
+        return f"square {token} in {quote(text)} is off the board; squares are {corner}"
+    if reason == square_text.LIGHT:
+        return f"{token} in {quote(text)} is a light square; pieces move on dark squares"
+    return f"cannot read square {token!r} in {quote(text)}; expected {corner}"
 
 
 def _parse_russian_short(board: Union[Position, Board], text: str, file: str,
@@ -138,11 +132,7 @@ def _parse_russian_short(board: Union[Position, Board], text: str, file: str,
     if variant.numeric:
         raise InvalidMoveError(f"{variant.name} moves name squares by number; {quote(text)} is "
                                f"the russian short form, written only in the algebraic games")
-    try:
-        dest = variant.square(dest_name)
-    except InvalidSquareError:
-        raise InvalidMoveError(f"{dest_name} in {quote(text)} is a light square; "
-                               f"pieces move on dark squares") from None
+    dest = parse_square(dest_name, variant, text)
     moves = list(board.legal_moves)
     fits = [m for m in moves
             if m.destination == dest and variant.square_name(m.origin)[0] == file

@@ -22,9 +22,8 @@ from __future__ import annotations
 from typing import (TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple,
                     Union)
 
-from .errors import InvalidMoveError, InvalidSquareError
+from .errors import InvalidSquareError
 from .move import Move
-from .notation import parse_square
 from .variants import WHITE, Variant
 
 if TYPE_CHECKING:
@@ -360,12 +359,7 @@ def _arrow_squares(arrow: Any, variant: Variant) -> Tuple[int, ...]:
 def _square(square: object, variant: Variant) -> int:
     """A square from an int or a square name in `variant`'s notation."""
     if isinstance(square, str):
-        token = square.strip().lower()
-        try:
-            return parse_square(token, variant)
-        except InvalidMoveError as error:
-            raise InvalidSquareError(f"not a square of {variant.name}: {square!r} "
-                                     f"({error})") from None
+        return variant.square(square)
     return _check_square(square, "an arrow", variant)
 
 

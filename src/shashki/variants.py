@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Dict, Optional, Tuple, Type, Union
 from .colors import BLACK as BLACK, WHITE as WHITE, Color
 from .errors import InvalidSquareError, InvalidVariantError
 from .geometry import EIGHT, FULL_EIGHT, TEN, Geometry
+from .square_text import SquareTextError, read_square
 
 #: the name of each side, indexed by colour (shashki.BLACK is 0, WHITE 1)
 COLOR_NAMES: Tuple[str, str] = ("black", "white")
@@ -298,17 +299,13 @@ class Variant:
     def square(self, name: str) -> int:
         """The internal square of a square's name in this game's notation (``"c3"``, ``"21"``);
         InvalidSquareError for a name that is not one of its squares."""
-        index = _SQUARE_INDEX.get(self.name)
-        if index is None:
-            index = _SQUARE_INDEX[self.name] = {n: s for s, n in enumerate(self._names())}
         if not isinstance(name, str):
             raise InvalidSquareError(f"a square name is a string, not {type(name).__name__}")
-        square = index.get(name.strip().lower())
-        if square is None:
-            example = "c3" if not self.numeric else "21"
-            raise InvalidSquareError(
-                f"{name[:20]!r} is not a square of {self.name}; expected a name like {example!r}")
-        return square
+        try:
+            return read_square(name.strip().lower(), self)
+        except SquareTextError as error:
+            raise InvalidSquareError(f"{name[:20]!r} is not a square of {self.name}: "
+                                     f"{error.plain()}") from None
 
     def _names(self) -> Tuple[str, ...]:
         names = _NAMES.get(self.name)
@@ -368,7 +365,6 @@ _PROMOTION_CODES = {p: i for i, p in enumerate(Promotion)}
 _KERNEL_NAMES: Dict[str, str] = {}
 _NAMES: Dict[str, Tuple[str, ...]] = {}
 _SQUARE_ENUMS: Dict[str, Type[enum.IntEnum]] = {}
-_SQUARE_INDEX: Dict[str, Dict[str, int]] = {}
 
 
 # --- the records ---------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Callable, Dict, List, Mapping, Optional, Tuple, TypeVar, Union
 
 from .._core.search import WIN_SCORE
-from .._text import bounded_int, quote
+from .._text import quote, short
 from .._core.position import Position
 from ..board import Board
 from ..colors import BLACK, WHITE, Color
@@ -42,6 +42,7 @@ from ..engine import Score
 from ..errors import InvalidVariantError, ShashkiError
 from ..limits import MAX_PLY, MIN_BUDGET, Limit
 from ..move import Move
+from ..square_text import SquareTextError, is_number, read_number
 from ..variants import VARIANTS, Variant, get_variant
 
 __all__ = ["HubInfo", "HubParam", "HubProtocolError", "format_line", "format_value",
@@ -184,17 +185,15 @@ def parse_move(board: Board, text: str) -> Move:
     """The legal move of `board` that the Hub move `text` names (captured pieces in any order;
     ``from x to`` alone when that names one move).  Raises HubProtocolError."""
     variant = board.variant
-    count = variant.geometry.squares
     parts = text.replace("x", "-").replace("X", "-").replace(":", "-").split("-")
-    if len(parts) < 2 or not all(p.isdigit() and p.isascii() for p in parts):
+    if len(parts) < 2 or not all(is_number(p) for p in parts):
         raise HubProtocolError(f"cannot read move {quote(text)}; expected numbered squares "
                                f"such as 32-28 or 28x19x23 (from x to x captured...)")
-    numbers = [bounded_int(p, count) for p in parts]
-    bad = next((p for p, n in zip(parts, numbers) if n is None or n < 1), None)
-    if bad is not None:
-        raise HubProtocolError(f"square {bad[:12]} in move {quote(text)} is off the board; "
-                               f"squares are numbered 1 to {count}")
-    squares = [_move_square(variant, n) for n in numbers if n is not None]
+    try:
+        squares = [_move_square(variant, read_number(p, variant)) for p in parts]
+    except SquareTextError as error:
+        raise HubProtocolError(f"square {short(error.token)} in move {quote(text)} is off the "
+                               f"board; squares are numbered 1 to {error.last}") from None
     origin, destination, captured = squares[0], squares[1], squares[2:]
     if len(set(captured)) != len(captured):
         raise HubProtocolError(f"move {quote(text)} lists a captured square twice")
