@@ -320,7 +320,9 @@ class Variant:
     def action_space_size(self) -> int:
         """The number of actions of the game (Board.move_to_action; Game.action_space_size):
         an action for each (origin, destination) pair of squares, and ALTERNATE_ACTIONS more
-        for the captures that join the same two squares as another one.  1535 on 8x8."""
+        for the captures that join the same two squares as another one.  1535 on 8x8.  The
+        one formula: the kernel is compiled with it (K_ACTIONS), which sizes the core's
+        buffers (_core/spaces.pxd)."""
         return self.geometry.squares ** 2 + ALTERNATE_ACTIONS
 
     @property
@@ -344,6 +346,7 @@ class Variant:
             "K_PREC_NKINGS": int(p.most_kings), "K_PREC_ORDER": int(p.kings_first),
             "K_ORTHO": int(self.orthogonal_captures),
             "K_KING_LIMIT": self.king_move_limit,
+            "K_ACTIONS": self.action_space_size,
         }
 
     @property

@@ -14,7 +14,7 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.string cimport memset
 from .bits cimport u64
 from .kernel cimport Pos, Move as KMove, make_move, same_pos
-from .spaces cimport PLANES, action_size
+from .spaces cimport action_size
 from .draws cimport (DrawRules, DrawState, StepRules, draws_start, draws_after, game_end,
                      winner_of, repetition_ahead, step_rules_init)
 from .enums cimport T_NONE, T_THREEFOLD_REPETITION
@@ -121,9 +121,9 @@ The rules of one game (`variant`: a name or a shashki.Variant; None: russian) wi
 
     @property
     def planes_shape(self):
-        """The shape of an observation (Board.planes): (planes, rows, files)."""
-        geometry = self.variant.geometry
-        return (PLANES, geometry.rows, geometry.files)
+        """The shape of an observation (Board.planes): (planes, rows, files), as the game's
+        record states it (Variant.planes_shape)."""
+        return self.variant.planes_shape
 
     def board(self, fen=None):
         """A new Board of this game and draw setting: its start, or the position of `fen`."""

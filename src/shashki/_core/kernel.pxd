@@ -221,6 +221,7 @@ cdef inline bint list_full(MoveList *ml, bint with_routes) noexcept nogil:
 ctypedef struct KernelOps:
     # the board (shashki.geometry, compiled in): squares 0.. row by row from White's side
     int squares             # playable squares: 32, 50, 64
+    int actions             # the action space's size (Variant.action_space_size, compiled in)
     int width               # playable squares per row
     int rows
     int files               # the board's columns

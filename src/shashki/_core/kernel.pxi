@@ -77,6 +77,7 @@ cdef extern from *:
     # the most quiet moves the same king may make in a row while its side has men (0: no
     # limit); the runs are kept in Pos.run (kernel.pxd, make_move)
     const int K_KING_LIMIT
+    const int K_ACTIONS         # the action space (shashki.variants.Variant.action_space_size)
 
 
 ctypedef struct White:
@@ -240,6 +241,7 @@ for _s in range(64):
 for _s in range(K_SQUARES):
     SQUARE_OF[K_BITS[_s]] = _s
 OPS.squares = K_SQUARES
+OPS.actions = K_ACTIONS
 OPS.width = K_W
 OPS.rows = K_ROWS
 OPS.files = K_FILES

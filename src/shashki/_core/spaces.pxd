@@ -11,5 +11,6 @@ from .enums cimport ALTERNATE_ACTIONS, PLANES
 
 cdef inline int action_size(const KernelOps *ops) noexcept nogil:
     """The number of actions of a game (Game.action_space_size): a quiet move's action is
-    origin * squares + destination, and the alternates follow."""
-    return ops.squares * ops.squares + ALTERNATE_ACTIONS
+    origin * squares + destination, and the alternates follow.  Variant.action_space_size
+    computes it and the kernel is compiled with it (K_ACTIONS)."""
+    return ops.actions
