@@ -158,8 +158,8 @@ def test_bad_requests(hub):
         hub.analyse(board, Limit())
     with pytest.raises(HubError, match="must be a shashki.limits.Limit"):
         hub.play(board, 4)
-    with pytest.raises(HubError, match="has no parameter 'threads'"):
-        hub.configure({"threads": 2})
+    with pytest.raises(HubError, match="has no parameter 'contempt'"):
+        hub.configure({"contempt": 2})
     over = shashki.Board("breakthrough", "B:WK1:B30")
     with pytest.raises(HubError, match="game is over"):
         hub.play(over, Limit(depth=2))

@@ -22,7 +22,8 @@ from typing import (TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional,
 from ._core import search as _search
 from ._core.game import Game
 from .errors import InvalidLimitError, InvalidOptionError, InvalidVariantError
-from .limits import MAX_DEPTH, MAX_PLY, SEARCH_OPTIONS, Limit, as_int, check_hash_mb, shown
+from .limits import (MAX_DEPTH, MAX_PLY, SEARCH_OPTIONS, Limit, as_int, check_hash_mb,
+                     check_threads, shown)
 from .egdb import for_engine as egdb_tables
 from .variants import RUSSIAN, Variant, get_variant
 from .weights import SCALAR_TERMS, WeightsError, check_weight
@@ -162,13 +163,19 @@ class Engine:
     switches parts of the search (SEARCH_OPTIONS), to measure what each is worth.  `egdb`:
     the endgame databases to probe (a shashki.egdb.Databases, a folder, or None for the
     default folder when it holds this game's; False for none).
+
+    `threads`: searches with a time limit run on that many threads (lazy SMP: every thread
+    searches the position, helpers a ply ahead every other one, and they share what they
+    find through the hash table).  A search bounded by depth or nodes alone runs on one
+    thread, so that its result stays reproducible.
     """
 
     def __init__(self, variant: Union[str, Variant] = RUSSIAN.name, hash_mb: int = 32, *,
                  evaluation: Any = None, options: Optional[Mapping[str, object]] = None,
-                 egdb: Any = None, **weights: int) -> None:
+                 egdb: Any = None, threads: int = 1, **weights: int) -> None:
         self.variant = get_variant(variant)
         check_hash_mb(hash_mb, whole=True)
+        check_threads(threads)
         chosen = load_weights(evaluation, self.variant)
         if weights:
             chosen = chosen.replace(**_check_weights(weights))
@@ -176,6 +183,7 @@ class Engine:
         self._searcher = _search.Searcher(Game.of(self.variant), hash_mb, weights=chosen.flat(),
                                           options=_check_options(options))
         self.egdb = _attach_egdb(self._searcher, self.variant, egdb)
+        self._helpers = [self._searcher.helper() for _ in range(int(threads) - 1)]
         self._lock = threading.Lock()
         self._stopped = False
         self._pondering = False         # a ponder search waits for ponder_hit()
@@ -190,13 +198,22 @@ class Engine:
         """The search options in force."""
         return dict(self._searcher.options())
 
+    @property
+    def threads(self) -> int:
+        """The threads a search with a time limit runs on."""
+        return 1 + len(self._helpers)
+
     def new_game(self) -> None:
         self._searcher.clear()
+        for helper in self._helpers:
+            helper.clear()
 
     def stop(self) -> None:
         self._stopped = True
         self._ponder_done.set()
         self._searcher.stop()
+        for helper in self._helpers:
+            helper.halt()
 
     def prepare_ponder(self) -> None:
         """Make the next `search(..., ponder=True)` a ponder search now, so that a
@@ -219,6 +236,8 @@ class Engine:
             if hard is not None:
                 self._plan[1:] = [soft if soft is not None else hard, hard]
                 self._searcher.set_deadline(self._plan[0] + hard)
+                for helper in self._helpers:
+                    helper.set_deadline(self._plan[0] + hard)
             self._ponder_done.set()
 
     def evaluate(self, board: Board) -> int:
@@ -302,6 +321,8 @@ class Engine:
             self._plan = [start, soft or 0.0, hard or 0.0]
         max_depth = depth or MAX_DEPTH
         self._searcher.new_search()
+        for helper in self._helpers:
+            helper.new_search()
         legal = list(board.legal_moves)
         outcome = board.outcome()
         if (outcome is not None and outcome.winner is not None) or not legal:
@@ -312,6 +333,21 @@ class Engine:
             else:
                 end = Score(_WIN if outcome.winner == board.turn else -_WIN)
             return SearchResult(None, end, [], 0, 0, 0.0, 0, outcome)
+        timed = nodes is None and (hard is not None or ponder)
+        helping = self._start_helpers(board, max_depth) if timed else []
+        try:
+            best = self._iterate(board, legal, max_depth, depth, nodes, start, info)
+        finally:
+            helper_nodes = self._stop_helpers(helping)
+        if helper_nodes:
+            best = dataclasses.replace(best, nodes=best.nodes + helper_nodes)
+        return best if outcome is None else dataclasses.replace(best, outcome=outcome)
+
+    def _iterate(self, board: Board, legal: List[Move], max_depth: int, depth: Optional[int],
+                 nodes: Optional[int], start: float,
+                 info: Optional[Callable[[SearchResult], object]]) -> SearchResult:
+        """Iterative deepening on this thread: the result of the last iteration (or of the
+        move a cut-short one found better)."""
         best: Optional[SearchResult] = None
         total_nodes = 0
         prev_score: Optional[int] = None
@@ -363,7 +399,42 @@ class Engine:
                 if elapsed >= min(soft_now * factor, hard_now) * 0.6:
                     break           # the next iteration would most likely not finish in time
         assert best is not None     # the first iteration always sets it
-        return best if outcome is None else dataclasses.replace(best, outcome=outcome)
+        return best
+
+    def _start_helpers(self, board: Board, max_depth: int) -> List[Tuple[threading.Thread,
+                                                                           List[int]]]:
+        """Start each helper's iterative deepening of `board` on a thread of its own; the
+        threads with the node count each keeps."""
+        started = []
+        for index, helper in enumerate(self._helpers, 1):
+            helper.resume()
+            counted = [0]
+            thread = threading.Thread(target=self._help, name=f"shashki-helper-{index}",
+                                      args=(helper, board, 1 + index % 2, max_depth, counted),
+                                      daemon=True)
+            thread.start()
+            started.append((thread, counted))
+        return started
+
+    def _help(self, helper: Any, board: Board, first: int, max_depth: int,
+              counted: List[int]) -> None:
+        # a helper's iterations, to the deadline of the plan (which a ponder_hit may set)
+        # or until halted; odd helpers go a ply ahead, so the threads do not keep step
+        for d in range(first, max_depth + 1):
+            start, _, hard = self._plan
+            deadline = start + hard if hard else 0.0
+            _, _, n, _, completed = helper.search(board, d, 0, deadline)
+            counted[0] += n
+            if not completed:
+                break
+
+    def _stop_helpers(self, started: List[Tuple[threading.Thread, List[int]]]) -> int:
+        """Halt the helpers, wait for their threads; the nodes they searched."""
+        for helper in self._helpers[:len(started)]:
+            helper.halt()
+        for thread, _ in started:
+            thread.join()
+        return sum(counted[0] for _, counted in started)
 
 
 def _time_plan(limit: Limit) -> Tuple[Optional[float], Optional[float]]:

@@ -184,6 +184,18 @@ class Limit:
         return f"Limit({', '.join(given)})"
 
 
+#: the most threads a search may run on
+MAX_THREADS = 256
+
+
+def check_threads(value: object) -> None:
+    """InvalidLimitError unless `value` is a whole number of threads from 1 to MAX_THREADS."""
+    count = as_int(value)
+    if count is None or not 1 <= count <= MAX_THREADS:
+        raise InvalidLimitError(f"threads must be a whole number from 1 to {MAX_THREADS}, "
+                                f"not {shown(value)}")
+
+
 def check_hash_mb(value: object, *, zero_ok: bool = False, whole: bool = False) -> None:
     """InvalidLimitError unless `value` is a table size in MiB from 1 (or 0, no table, when
     `zero_ok`) to MAX_HASH_MB and no more than this machine's memory; a whole number when

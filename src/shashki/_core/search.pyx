@@ -17,7 +17,7 @@
 
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.string cimport memset
-from libc.stdint cimport int8_t, int32_t, uint8_t
+from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t
 from libc.stdlib cimport abs, malloc, free
 
 from .bits cimport u64, popcount, ctz
@@ -72,7 +72,9 @@ init_keys()         # (this module's copy of the keys' table: keys.pxd)
 
 
 ctypedef struct TTEntry:
-    u64 key
+    u64 key             # the position's key, xor the rest of the entry (entry_key): threads
+                        # share the table without a lock, and an entry that one wrote while
+                        # another read it does not match the key it was read for
     u64 captured        # the best move: origin, destination, captured squares
     int32_t score
     int8_t depth
@@ -101,6 +103,7 @@ ctypedef struct Engine:
     u64 node_limit      # 0: none
     double deadline     # 0: none
     int stop            # set by stop(), by the node budget or by the deadline
+    int halted          # set by halt(): every search stops at once until resume()
     DrawRules draws     # the game's draw rules, as the board's
     int seldepth
     uint8_t gen         # counts searches, so entries of earlier moves can be replaced
@@ -170,6 +173,12 @@ cdef inline TTEntry *tt_entry(Engine *e, u64 key) noexcept nogil:
     return &e.tt[key & e.tt_mask]
 
 
+cdef inline u64 entry_key(const TTEntry *t) noexcept nogil:
+    """The key of the position whose entry `t` is (as stored: the key xor the data)."""
+    return t.key ^ t.captured ^ (<u64><uint32_t>t.score << 32) ^ \
+        (<u64><uint8_t>t.depth << 24) ^ (<u64>t.flag << 16) ^ (<u64>t.frm << 8) ^ <u64>t.to
+
+
 cdef inline void remember(MoveId *id, const Move *m) noexcept nogil:
     id.frm = m.frm
     id.to = m.to
@@ -206,6 +215,7 @@ cdef int search_node(Engine *e, const Pos *p, u64 key, int depth, int alpha, int
     cdef int *order = in_place
     cdef Pos child
     cdef TTEntry *te
+    cdef TTEntry seen       # the entry as read once (another thread may be writing it)
     cdef MoveId hash_move
     cdef int i, j, k, score, best, new_depth, tt_score, old_alpha, reduction, margin
     cdef bint pv_node = beta - alpha > 1
@@ -259,19 +269,20 @@ cdef int search_node(Engine *e, const Pos *p, u64 key, int depth, int alpha, int
 
     # transposition table
     te = tt_entry(e, key)
-    if te.key == key:
+    seen = te[0]
+    if entry_key(&seen) == key:
         have_hash = True
-        hash_move.frm = te.frm
-        hash_move.to = te.to
-        hash_move.captured = te.captured
-        if ply > 0 and te.depth >= depth:
-            tt_score = te.score
+        hash_move.frm = seen.frm
+        hash_move.to = seen.to
+        hash_move.captured = seen.captured
+        if ply > 0 and seen.depth >= depth:
+            tt_score = seen.score
             if tt_score > BOUND:
                 tt_score -= ply
             elif tt_score < -BOUND:
                 tt_score += ply
-            if te.flag == EXACT or (te.flag == LOWER and tt_score >= beta) or \
-                    (te.flag == UPPER and tt_score <= alpha):
+            if seen.flag == EXACT or (seen.flag == LOWER and tt_score >= beta) or \
+                    (seen.flag == UPPER and tt_score <= alpha):
                 return tt_score
 
     # ProbCut: a shallow null-window search (40% of the depth) that beats beta by a margin
@@ -372,21 +383,24 @@ cdef int search_node(Engine *e, const Pos *p, u64 key, int depth, int alpha, int
     # Store, mate scores relative to this node.  An entry of another position is replaced only
     # by a search as deep or deeper, unless it is left over from an earlier move; quiescence
     # nodes (depth 0) never push out a real search.
-    replace = te.key == key or te.gen != e.gen or (depth > 0 and depth >= te.depth)
+    seen = te[0]
+    replace = entry_key(&seen) == key or seen.gen != e.gen or (depth > 0 and depth >= seen.depth)
     if replace:
-        te.key = key
-        te.gen = e.gen
-        te.depth = <int8_t>depth
-        te.frm = hash_move.frm
-        te.to = hash_move.to
-        te.captured = hash_move.captured
+        seen.gen = e.gen
+        seen.depth = <int8_t>depth
+        seen.frm = hash_move.frm
+        seen.to = hash_move.to
+        seen.captured = hash_move.captured
         tt_score = best
         if tt_score > BOUND:
             tt_score += ply
         elif tt_score < -BOUND:
             tt_score -= ply
-        te.score = tt_score
-        te.flag = LOWER if best >= beta else (EXACT if best > old_alpha else UPPER)
+        seen.score = tt_score
+        seen.flag = LOWER if best >= beta else (EXACT if best > old_alpha else UPPER)
+        seen.key = 0
+        seen.key = key ^ entry_key(&seen)
+        te[0] = seen
     return best
 
 
@@ -395,15 +409,20 @@ cdef class Searcher:
     made from; the draw rules are those of each board searched), evaluation weights, options
     and hash table.
 
-    `search()` releases the GIL; `stop()` and `set_deadline()` may be called from another
-    thread meanwhile.
+    `search()` releases the GIL; `stop()`, `halt()` and `set_deadline()` may be called from
+    another thread meanwhile.  `helper()` makes a Searcher that shares this one's hash table,
+    for a search on several threads (lazy SMP: each thread searches the same position, and
+    what one has found the others read from the table).
     """
     cdef Engine *e
     cdef Kernel kernel
     cdef readonly u64 hash_bytes
     cdef object tables          # the endgame tables probed (kept alive here)
+    cdef Searcher owner         # a helper's: the Searcher whose table it shares
+    cdef Game game
 
-    def __cinit__(self, Game game not None, int hash_mb=16, *, weights=None, options=None):
+    def __cinit__(self, Game game not None, int hash_mb=16, *, weights=None, options=None,
+                  Searcher share=None):
         cdef u64 n = 1
         if hash_mb < 1:
             raise ValueError(f"hash size must be at least 1 MiB, not {hash_mb}")
@@ -411,6 +430,23 @@ cdef class Searcher:
         if self.e == NULL:
             raise MemoryError()
         memset(self.e, 0, sizeof(Engine))
+        self.game = game
+        if share is not None:
+            # a helper: the owner's game, weights, options, tables and table
+            if share.kernel is not game.kernel:
+                raise ValueError("a helper searches the game of the Searcher it helps")
+            self.owner = share
+            self.kernel = share.kernel
+            self.e.ops = share.e.ops
+            self.e.ev = share.e.ev
+            self.e.opt = share.e.opt
+            self.e.tt = share.e.tt
+            self.e.tt_mask = share.e.tt_mask
+            self.e.gen = share.e.gen
+            self.e.db = share.e.db
+            self.e.db_pieces = share.e.db_pieces
+            self.tables = share.tables
+            return
         while n * 2 * sizeof(TTEntry) <= (<u64>hash_mb) * 1024 * 1024:
             n *= 2
         self.e.tt = <TTEntry *>PyMem_Malloc(n * sizeof(TTEntry))
@@ -431,8 +467,14 @@ cdef class Searcher:
 
     def __dealloc__(self):
         if self.e != NULL:
-            PyMem_Free(self.e.tt)
+            if self.owner is None:
+                PyMem_Free(self.e.tt)
             PyMem_Free(self.e)
+
+    def helper(self):
+        """A Searcher that shares this one's hash table (and its game, weights, options and
+        endgame tables), to search beside it on another thread."""
+        return Searcher(self.game, share=self)
 
     def set_weights(self, weights):
         """Set the evaluation weights: a sequence of 2 * len(FEATURE_NAMES) ints, the
@@ -490,6 +532,16 @@ cdef class Searcher:
     def stop(self):
         """Ask a running search to stop as soon as possible (thread-safe)."""
         self.e.stop = 1
+
+    def halt(self):
+        """Stop a running search, and every search after it at once, until resume()
+        (thread-safe): how a helper is told that the move is decided."""
+        self.e.halted = 1
+        self.e.stop = 1
+
+    def resume(self):
+        """Let searches run again after halt()."""
+        self.e.halted = 0
 
     def set_deadline(self, double deadline):
         """Move the deadline of a running search (on the clock of now_seconds(); 0: none)."""
@@ -550,7 +602,7 @@ cdef class Searcher:
         self.e.node_limit = node_limit
         self.e.deadline = deadline
         self.e.seldepth = 0
-        self.e.stop = 0
+        self.e.stop = self.e.halted
         self.e.root_score = 0
         self.e.db_hits = 0
         memset(self.e.pv_len, 0, sizeof(self.e.pv_len))

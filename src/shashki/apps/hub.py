@@ -8,6 +8,7 @@ import sys
 from typing import TextIO
 
 from ..hub.server import DEFAULT_HASH_MB, MAX_HASH_MB, HubSession
+from ..limits import MAX_THREADS
 from ..variants import DEFAULT, VARIANTS
 from .args import SubParsers, add_command, add_variant, whole
 
@@ -30,7 +31,10 @@ def add_parser(sub: SubParsers) -> None:
                      f"without setting it): " + ", ".join(v.name for v in VARIANTS))
     p.add_argument("--hash", type=whole("--hash", 1, MAX_HASH_MB), default=DEFAULT_HASH_MB,
                    metavar="MB", help=f"hash table size in MiB (default {DEFAULT_HASH_MB})")
+    p.add_argument("--threads", type=whole("--threads", 1, MAX_THREADS), default=1,
+                   metavar="N", help="threads of a search with a time limit (default 1; the "
+                                     "GUI's threads parameter sets it too)")
 
 
 def cmd_hub(args: argparse.Namespace, out: TextIO) -> int:
-    return HubSession(sys.stdin, out, args.variant, args.hash).run()
+    return HubSession(sys.stdin, out, args.variant, args.hash, args.threads).run()

@@ -13,7 +13,8 @@ object with a ``choose(board)`` method, or a plain function of the board.
     >>> str(EngineSpec.parse("nodes=5000 probcut=0 eval=classic"))
     'nodes=5000,eval=classic,probcut=0'
 
-A spec sets the search limit (depth, nodes, movetime), the hash size, a name, the evaluation
+A spec sets the search limit (depth, nodes, movetime), the hash size, the threads of a search
+with a time limit (``threads=2``), a name, the evaluation
 (``eval=``: "classic", "default" or a JSON file of weights, see shashki.weights, and single
 terms such as ``king=250``), the search options (``lmr=0``, ``probcut=40``: see
 shashki.engine.SEARCH_OPTIONS) and the endgame databases (``egdb_path=FOLDER``; ``egdb=0``
@@ -33,7 +34,7 @@ from ..dxp.messages import GAME
 from ..engine import EVAL_WEIGHTS, SEARCH_OPTIONS, Engine, Score, SearchResult
 from ..errors import ShashkiError
 from ..hub.client import HubEngine
-from ..limits import Limit, check_hash_mb
+from ..limits import Limit, check_hash_mb, check_threads
 from ..move import Move
 from ..variants import Variant
 
@@ -68,8 +69,9 @@ class EngineSpec:
     evaluation: Optional[str] = None
     options: Tuple[Tuple[str, int], ...] = ()
     egdb: Optional[str] = None
+    threads: Optional[int] = None
 
-    KEYS = ("depth", "nodes", "movetime", "hash", "name", "eval", "egdb_path")
+    KEYS = ("depth", "nodes", "movetime", "hash", "threads", "name", "eval", "egdb_path")
 
     @property
     def depth(self) -> Optional[int]:
@@ -88,7 +90,7 @@ class EngineSpec:
         """Read ``key=value`` settings separated by commas or spaces (see the module
         docstring): depth (plies), nodes, movetime (seconds; also ``time``), hash (MiB), name,
         eval, single evaluation weights (EVAL_WEIGHTS, integers), search options
-        (SEARCH_OPTIONS, integers), egdb_path."""
+        (SEARCH_OPTIONS, integers), egdb_path, threads (a timed search's threads)."""
         if isinstance(text, EngineSpec):
             return text
         if not isinstance(text, str):
@@ -134,6 +136,9 @@ class EngineSpec:
             hash_mb = _number(settings.get("hash"), int)
             if hash_mb is not None:
                 check_hash_mb(hash_mb, whole=True)
+            threads = _number(settings.get("threads"), int)
+            if threads is not None:
+                check_threads(threads)
             weights = tuple(sorted((k, _whole(k, v)) for k, v in settings.items()
                                    if k in EVAL_WEIGHTS))
             options = tuple(sorted((k, _whole(k, v)) for k, v in settings.items()
@@ -141,7 +146,7 @@ class EngineSpec:
         except ValueError as exc:
             raise EngineSpecError(f"{exc} (in engine spec {text!r})") from None
         return cls(limit, hash_mb, settings.get("name"), weights, settings.get("eval"),
-                   options, settings.get("egdb_path"))
+                   options, settings.get("egdb_path"), threads)
 
     @property
     def has_limit(self) -> bool:
@@ -164,7 +169,8 @@ class EngineSpec:
         """The spec's settings as text (without its name)."""
         parts = [f"{k}={v:g}" if k == "movetime" else f"{k}={v}"
                  for k, v in (("depth", self.depth), ("nodes", self.nodes),
-                              ("movetime", self.movetime), ("hash", self.hash_mb))
+                              ("movetime", self.movetime), ("hash", self.hash_mb),
+                              ("threads", self.threads))
                  if v is not None]
         parts += [f"{k}={shlex.quote(v)}" for k, v in (("eval", self.evaluation),
                                                         ("egdb_path", self.egdb))
@@ -223,7 +229,7 @@ class EnginePlayer:
         self.name = str(spec)
         self.engine = Engine(variant, spec.hash_mb or DEFAULT_HASH_MB,
                              evaluation=spec.evaluation, options=dict(spec.options),
-                             egdb=spec.egdb, **dict(spec.weights))
+                             egdb=spec.egdb, threads=spec.threads or 1, **dict(spec.weights))
 
     def new_game(self, board: Board) -> None:
         # a fresh table per game: each game then depends only on its opening and the settings

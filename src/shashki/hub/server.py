@@ -10,6 +10,7 @@ games as pydraughts does.  The protocol is line based::
                                              param name=variant value=russian type=enum
                                                values="russian giveaway ... normal losing bt ..."
                                              param name=hash ...
+                                             param name=threads ...
                                              wait
     set-param name=variant value=normal      (before init; also accepted later when idle)
     init                                  -> ready
@@ -52,7 +53,7 @@ from .._text import bounded_int
 from ..board import Board
 from ..engine import Engine, SearchResult
 from ..errors import ShashkiError
-from ..limits import MAX_DEPTH, Limit
+from ..limits import MAX_DEPTH, MAX_THREADS, Limit
 from ..variants import DEFAULT, VARIANTS, Variant, get_variant
 from .text import (HubProtocolError, format_line, format_value, hub_variant, move_text,
                    parse_level, parse_line, parse_move, parse_position, position_text,
@@ -116,7 +117,7 @@ class HubSession:
     search: Optional[_Search]
 
     def __init__(self, inp: TextIO, out: TextIO, variant: Union[str, Variant, None] = None,
-                 hash_mb: int = DEFAULT_HASH_MB) -> None:
+                 hash_mb: int = DEFAULT_HASH_MB, threads: int = 1) -> None:
         self._in = inp
         self._out = out
         self._write_lock = threading.Lock()
@@ -124,6 +125,7 @@ class HubSession:
         self.variant_chosen = variant is not None
         self.variant = DEFAULT if variant is None else get_variant(variant)
         self.hash_mb = hash_mb
+        self.threads = threads
         self.engine = None
         self.board = None
         self.position_error = "no position has been given (send pos)"
@@ -218,6 +220,8 @@ class HubSession:
                                ("type", "enum"), ("values", names)))
         self.write(format_line("param", ("name", "hash"), ("value", self.hash_mb),
                                ("type", "int"), ("min", 1), ("max", MAX_HASH_MB)))
+        self.write(format_line("param", ("name", "threads"), ("value", self.threads),
+                               ("type", "int"), ("min", 1), ("max", MAX_THREADS)))
         self.write("wait")
 
     def cmd_set_param(self, args: Dict[str, str]) -> None:
@@ -237,9 +241,18 @@ class HubSession:
             if mb != self.hash_mb:
                 self.hash_mb = mb
                 self.engine = None
+        elif name == "threads":
+            count = (bounded_int(value, MAX_THREADS) or 0
+                     if value.isascii() and value.isdigit() else 0)
+            if not 1 <= count <= MAX_THREADS:
+                raise HubProtocolError(f"threads={value[:20]!r}: expected a number from 1 to "
+                                       f"{MAX_THREADS}")
+            if count != self.threads:
+                self.threads = count
+                self.engine = None
         else:
-            raise HubProtocolError(f"unknown parameter {name[:40]!r}; shashki has variant "
-                                   f"and hash")
+            raise HubProtocolError(f"unknown parameter {name[:40]!r}; shashki has variant, "
+                                   f"hash and threads")
 
     def _set_variant(self, variant: Variant) -> None:
         if variant != self.variant:
@@ -250,7 +263,7 @@ class HubSession:
 
     def _engine(self) -> Engine:
         if self.engine is None:
-            self.engine = Engine(self.variant, self.hash_mb)
+            self.engine = Engine(self.variant, self.hash_mb, threads=self.threads)
         return self.engine
 
     def cmd_init(self, args: Dict[str, str]) -> None:
