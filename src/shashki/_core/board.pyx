@@ -18,7 +18,7 @@ from libc.string cimport memcpy, memset
 from .bits cimport u64
 from .kernel cimport WHITE, BLACK, RUN_ON, Pos, Move as KMove, KernelOps, make_move, same_pos
 from .move cimport Move, Notation, MoveTable, table_move
-from .position cimport Kernel, PositionBase, Position, new_position
+from .position cimport Kernel, PositionBase, Position, new_position, pos_hash
 from .game cimport Game, game_of
 from .draws cimport (DrawRules, DrawState, draws_start, draws_after, reversible, occurrences,
                      game_end, history_reserve, history_push, history_free)
@@ -336,8 +336,7 @@ cdef class BoardCore(PositionBase):
         return self.variant == o.variant and same_pos(&self.pos, &o.pos)
 
     def __hash__(self):
-        return hash((self.variant.name, self.pos.pieces[0], self.pos.pieces[1], self.pos.kings,
-                     self.pos.turn, self.pos.run))
+        return pos_hash(self.variant, &self.pos)
 
     def _set_draws(self, int halfmove, int balance, int road, int few):
         self.state.draws.halfmove = halfmove

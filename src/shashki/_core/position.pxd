@@ -43,5 +43,6 @@ cdef class Position(PositionBase):
 
 cdef Position new_position(Kernel kernel, Notation notation, const Pos *p)
 cdef str fen_of(Kernel kernel, Notation nt, const Pos *p)
+cdef Py_hash_t pos_hash(object variant, const Pos *p) except? -1
 # shashki.WHITE or BLACK for the core's number of a side (kernel.pxd: WHITE 0)
 cdef object color_of(int turn)

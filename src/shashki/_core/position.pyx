@@ -171,6 +171,12 @@ def kernel_of(variant):
 
 # --- FEN -------------------------------------------------------------------------------------------
 
+cdef Py_hash_t pos_hash(object variant, const Pos *p) except? -1:
+    """The hash of a position of `variant` (Position and Board, which are equal when their
+    games and same_pos are)."""
+    return hash((variant.name, p.pieces[0], p.pieces[1], p.kings, p.turn, p.run))
+
+
 cdef str fen_of(Kernel kernel, Notation nt, const Pos *p):
     """The position as PDN FEN in the game's notation: White's section first, men then kings,
     squares in increasing order (numeric squares with ranges, as ``21-32``), and the kings'
@@ -704,8 +710,7 @@ A draughts position of one game (`variant`): the pieces, the side to move, and i
         return self.notation is o.notation and same_pos(&self.pos, &o.pos)
 
     def __hash__(self):
-        return hash((self.notation.variant.name, self.pos.pieces[0], self.pos.pieces[1],
-                     self.pos.kings, self.pos.turn, self.pos.run))
+        return pos_hash(self.notation.variant, &self.pos)
 
     def __reduce__(self):
         w, b, k, turn = self.masks
